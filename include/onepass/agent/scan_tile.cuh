@@ -1,0 +1,116 @@
+// onepass/agent/scan_tile.cuh — the production scan's work on one tile.
+//
+// One block per tile, tiles claimed in execution order. Per tile:
+//   1. each warp loads its contiguous segment (32 * N items) with 128-bit loads,
+//      vector-striped, and transposes it to blocked order through shared memory
+//      (a per-warp exchange: only __syncwarp, no block barrier);
+//   2. each thread scans its N items sequentially, the block scans the thread totals
+//      (warp shuffles + one barrier);
+//   3. warp 0 publishes the tile's aggregate, looks back with all 32 lanes, publishes the
+//      inclusive prefix, and broadcasts the exclusive prefix (second barrier);
+//   4. each thread folds the prefix into its items, the warp transposes back and stores
+//      with 128-bit stores.
+// Global memory is read once and written once: one pass.
+#pragma once
+
+#include "onepass/block/block_exchange.cuh"
+#include "onepass/block/block_load_store.cuh"
+#include "onepass/block/block_scan.cuh"
+#include "onepass/lookback/lookback.cuh"
+
+namespace onepass::detail {
+
+// Test hook: called by the publishing thread before each publication; the default does
+// nothing. Tests pass a functor that stalls chosen tiles to prove the lookback waits
+// correctly (see tests/test_scan_stress.cu).
+struct no_delay {
+  __device__ ONEPASS_FORCEINLINE void operator()(index_t /*tile*/, lookback::tile_status) const {}
+};
+
+template <class T, int BlockThreads, int ItemsPerThread, int V>
+struct scan_tile_shared {
+  using scan_t = block_scan<T, BlockThreads>;
+  using exchange_t = warp_exchange<T, ItemsPerThread, V>;
+  typename exchange_t::storage exchange[BlockThreads / 32];
+  typename scan_t::storage scan;
+  T tile_prefix;
+  index_t tile;
+};
+
+// Exclusive: out[i] = init op in[0] op ... op in[i-1]; otherwise out[i] = in[0] op ... op in[i].
+// The inclusive prefixes published include init, so the lookback result already does.
+template <class T, class Op, int BlockThreads, int ItemsPerThread, int V, bool Exclusive,
+          class Delay>
+__global__ void __launch_bounds__(BlockThreads)
+    scan_kernel(const T* in, T* out, index_t n, T init, Op op, lookback::tile_state<T> state,
+                lookback::tile_counter counter, Delay delay) {
+  constexpr int N = ItemsPerThread;
+  constexpr index_t tile_items = static_cast<index_t>(BlockThreads) * N;
+  constexpr int warp_items = 32 * N;
+  using shared_t = scan_tile_shared<T, BlockThreads, N, V>;
+  __shared__ shared_t shared;
+
+  const int lane = lane_id();
+  const int warp = warp_id();
+  if (threadIdx.x == 0) shared.tile = counter.claim();
+  __syncthreads();
+  const index_t tile = shared.tile;
+  const index_t tile_begin = tile * tile_items;
+  const index_t warp_begin = tile_begin + static_cast<index_t>(warp) * warp_items;
+  const long long warp_valid = n - warp_begin;  // may be <= 0 in the last tile
+
+  T items[N];
+  load_vector_striped<32, V>(in + warp_begin, items, lane, warp_valid);
+  typename shared_t::exchange_t exchange(shared.exchange[warp], lane);
+  exchange.striped_to_blocked(items, items);
+
+  // Items past the end of the input hold garbage; a prefix never depends on later items,
+  // so only the last tile's aggregate (read by nobody) is affected.
+  block_scan<T, BlockThreads> scan(shared.scan);
+  scan.scan_thread_items(items, op);
+  T thread_prefix, aggregate;
+  const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
+
+  bool has_tile_prefix = Exclusive || tile > 0;
+  if (warp == 0) {
+    if (tile == 0) {
+      if (lane == 0) {
+        delay(tile, lookback::tile_status::prefix);
+        state.publish(tile, lookback::tile_status::prefix, Exclusive ? op(init, aggregate) : aggregate);
+        shared.tile_prefix = init;
+      }
+    } else {
+      if (lane == 0) {
+        delay(tile, lookback::tile_status::aggregate);
+        state.publish(tile, lookback::tile_status::aggregate, aggregate);
+      }
+      const T prefix = lookback::lookback_warp(state, tile, op);
+      if (lane == 0) {
+        delay(tile, lookback::tile_status::prefix);
+        state.publish(tile, lookback::tile_status::prefix, op(prefix, aggregate));
+        shared.tile_prefix = prefix;
+      }
+    }
+  }
+  __syncthreads();
+
+  // This thread's exclusive prefix: tile prefix, then the block-level prefix.
+  T seed = thread_prefix;
+  bool has_seed = has_thread_prefix;
+  if (has_tile_prefix) {
+    const T tile_prefix = shared.tile_prefix;
+    seed = has_seed ? op(tile_prefix, thread_prefix) : tile_prefix;
+    has_seed = true;
+  }
+  if constexpr (Exclusive) {
+    block_scan<T, BlockThreads>::shift_exclusive(items, seed, op);
+  } else if (has_seed) {
+#pragma unroll
+    for (int i = 0; i < N; ++i) items[i] = op(seed, items[i]);
+  }
+
+  exchange.blocked_to_striped(items, items);
+  store_vector_striped<32, V>(out + warp_begin, items, lane, warp_valid);
+}
+
+}  // namespace onepass::detail

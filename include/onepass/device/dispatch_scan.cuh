@@ -1,0 +1,102 @@
+// onepass/device/dispatch_scan.cuh — sizes the production scan's workspace, checks the
+// arguments and launches: one memset (tile counter + descriptors) and one kernel.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <limits>
+
+#include "onepass/agent/scan_tile.cuh"
+#include "onepass/detail/launch.cuh"
+#include "onepass/tuning/scan_tuning.cuh"
+
+namespace onepass::detail {
+
+template <class T>
+struct scan_plan {
+  static constexpr tuning::scan_tuning tuning = tuning::scan_tuning_for<T>;
+  static constexpr index_t tile_items = tuning.tile_items();
+  // Largest n whose tile count fits a one-dimensional grid.
+  static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
+
+  static constexpr index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
+  // Workspace layout: [tile counter, padded to 16 bytes][descriptors].
+  static constexpr std::size_t counter_bytes = 16;
+  static constexpr std::size_t workspace_bytes(index_t n) {
+    return n <= 0 ? 0 : counter_bytes + lookback::tile_state<T>::bytes(num_tiles(n));
+  }
+};
+
+template <class T>
+void check_scan_args(const T* in, index_t n, T* out) {
+  check_count(n);
+  if (n > scan_plan<T>::max_items)
+    throw invalid_argument("n", "is " + std::to_string(n) + ", more than the " +
+                                    std::to_string(scan_plan<T>::max_items) +
+                                    " items one scan supports");
+  check_pointer(in, n, "in");
+  check_pointer(out, n, "out");
+  check_no_partial_overlap(in, out, n, "in", "out");
+}
+
+// The pointers must be usable by the GPU (needs the runtime, so it runs after the
+// host-side checks, which also work without a GPU).
+template <class T>
+void check_scan_memory(const T* in, index_t n, T* out) {
+  check_device_accessible(in, n, "in");
+  check_device_accessible(out, n, "out");
+}
+
+template <class T>
+void check_scan_call(const T* in, index_t n, T* out, const workspace& ws) {
+  check_scan_args(in, n, out);
+  check_workspace(ws, scan_plan<T>::workspace_bytes(n));
+  check_scan_memory(in, n, out);
+}
+
+template <bool Exclusive, class T, class Op, class Delay = no_delay>
+void scan_dispatch(const T* in, index_t n, T* out, T init, Op op, const workspace& ws,
+                   cudaStream_t stream, Delay delay = {}) {
+  check_scan_call(in, n, out, ws);
+  if (n == 0) return;
+  using plan = scan_plan<T>;
+  constexpr int threads = plan::tuning.block_threads;
+  constexpr int items = plan::tuning.items_per_thread;
+  constexpr int V = vector_width<T>;
+  static_assert(items % V == 0, "tuning: items_per_thread must be a multiple of the vector width");
+
+  const index_t tiles = plan::num_tiles(n);
+  auto* base = static_cast<unsigned char*>(ws.data);
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
+  lookback::tile_counter counter(base);
+  lookback::tile_state<T> state(base + plan::counter_bytes);
+  const dim3 grid(static_cast<unsigned>(tiles));
+  // 128-bit accesses need both pointers 16-byte aligned; otherwise coalesced scalars.
+  if (is_vector_aligned(in) && is_vector_aligned(out)) {
+    launch(scan_kernel<T, Op, threads, items, V, Exclusive, Delay>, grid, threads, 0, stream, in,
+           out, n, init, op, state, counter, delay);
+  } else {
+    launch(scan_kernel<T, Op, threads, items, 1, Exclusive, Delay>, grid, threads, 0, stream, in,
+           out, n, init, op, state, counter, delay);
+  }
+}
+
+// Simple call style: stream-ordered scratch allocation around the workspace call.
+template <bool Exclusive, class T, class Op>
+void scan_allocating(const T* in, index_t n, T* out, T init, Op op, cudaStream_t stream) {
+  // Every check before the allocation: bad input allocates nothing and writes nothing.
+  check_scan_args(in, n, out);
+  check_scan_memory(in, n, out);
+  if (n == 0) return;
+  workspace ws{nullptr, scan_plan<T>::workspace_bytes(n)};
+  ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
+  try {
+    scan_dispatch<Exclusive>(in, n, out, init, op, ws, stream);
+  } catch (...) {
+    (void)cudaFreeAsync(ws.data, stream);
+    throw;
+  }
+  ONEPASS_CUDA_TRY(cudaFreeAsync(ws.data, stream));
+}
+
+}  // namespace onepass::detail

@@ -1,0 +1,93 @@
+// onepass/lookback/lookback.cuh — computing a tile's exclusive prefix from its
+// predecessors' descriptors (Merrill & Garland's decoupled lookback).
+//
+// A tile t > 0 walks back over t-1, t-2, ...: an AGGREGATE is folded in and the walk
+// continues, a PREFIX is folded in and ends it, an INVALID is waited on. Because tile
+// indices are claimed in execution order (tile_counter), every awaited tile is already
+// running and will publish, so the wait always ends. Tile 0 never looks back; it
+// publishes PREFIX directly.
+//
+// Values are folded as op(earlier, later): non-commutative operators are handled.
+#pragma once
+
+#include <thread>
+
+#include "onepass/lookback/tile_state.cuh"
+#if defined(__CUDACC__)
+#include "onepass/warp/warp_reduce.cuh"  // the warp-parallel lookback; device code only
+#endif
+
+namespace onepass::lookback {
+
+// Pause between polls of a descriptor that is not ready yet: keeps spinning readers from
+// flooding L2 with loads while the tile they wait on is still loading its data.
+ONEPASS_HD ONEPASS_FORCEINLINE void backoff(unsigned& ns) {
+#if ONEPASS_DEVICE_PASS
+  __nanosleep(ns);
+  ns = ns < 256 ? ns * 2 : ns;
+#else
+  (void)ns;
+  std::this_thread::yield();
+#endif
+}
+
+// One thread walks back one predecessor at a time. Returns the combination of all items
+// of tiles [0, tile). Requires tile > 0.
+template <class T, class Op>
+ONEPASS_HD T lookback_single(const tile_state<T>& state, index_t tile, Op op) {
+  index_t p = tile - 1;
+  T running{};
+  bool have_running = false;
+  for (;;) {
+    T value;
+    tile_status s;
+    unsigned ns = 32;
+    while ((s = state.try_read(p, value)) == tile_status::invalid) backoff(ns);
+    running = have_running ? op(value, running) : value;
+    have_running = true;
+    if (s == tile_status::prefix) return running;
+    --p;
+  }
+}
+
+#if defined(__CUDACC__)
+// A whole warp walks back 32 predecessors at a time: lane l reads tile w - 31 + l of the
+// window ending at w (lane 31 is the nearest). The window is usable once some PREFIX lies
+// above every still-INVALID lane; the lanes from the highest PREFIX to 31 are then
+// reduced in order with one warp reduction. Returns the combination of all items of
+// tiles [0, tile) in every lane. Requires tile > 0; all 32 lanes must call it.
+template <class T, class Op>
+__device__ T lookback_warp(const tile_state<T>& state, index_t tile, Op op) {
+  const int lane = detail::lane_id();
+  index_t window_end = tile - 1;
+  T running{};
+  bool have_running = false;
+  for (;;) {
+    const index_t mine = window_end - 31 + lane;
+    T value{};
+    tile_status s = tile_status::prefix;  // tiles before 0 never count: tile 0 is PREFIX
+    unsigned ns = 32;
+    unsigned prefix_lanes, invalid_lanes;
+    for (;;) {
+      if (mine >= 0) s = state.try_read(mine, value);
+      prefix_lanes = __ballot_sync(detail::full_warp_mask, s == tile_status::prefix);
+      invalid_lanes = __ballot_sync(detail::full_warp_mask, s == tile_status::invalid);
+      // Ready when no INVALID lane sits above the highest PREFIX lane (the lanes that will
+      // be reduced), i.e. the highest INVALID lane is below the highest PREFIX lane.
+      const int top_invalid = invalid_lanes ? 31 - __clz(invalid_lanes) : -1;
+      const int top_prefix = prefix_lanes ? 31 - __clz(prefix_lanes) : -1;
+      if (top_invalid < 0 || top_invalid < top_prefix) break;
+      backoff(ns);
+    }
+    const int first = prefix_lanes ? 31 - __clz(prefix_lanes) : 0;
+    const T suffix = warp_reduce<T>::reduce_to_lane0(value, op);  // lane i: lanes [i, 31]
+    const T window = detail::shfl_idx(suffix, first);
+    running = have_running ? op(window, running) : window;
+    have_running = true;
+    if (prefix_lanes) return running;
+    window_end -= 32;
+  }
+}
+#endif
+
+}  // namespace onepass::lookback

@@ -1,0 +1,121 @@
+// onepass/lookback/tile_state.cuh — the tile descriptors of single-pass (decoupled
+// lookback) algorithms, and the counter that hands out tile indices.
+//
+// Every tile of the input owns a descriptor that moves INVALID -> AGGREGATE -> PREFIX:
+//   AGGREGATE: the combination of the tile's own items is known;
+//   PREFIX:    the combination of everything up to and including this tile is known.
+//
+// Memory layout and ordering. A descriptor is one 64-bit word per 32-bit chunk of the
+// value: status in the high half, the chunk in the low half. Each word is written and
+// read with a single 64-bit atomic access, so a reader that sees a status also sees the
+// chunk written together with it — never a stale value, and no fence or acquire/release
+// pair is needed: the value travels inside the same single-copy-atomic word as the flag.
+// A value wider than 4 bytes (int64, double, a struct) spans several words; the reader
+// accepts a descriptor only when all its words carry the same status. That is sound
+// because each (word, status) pair is written exactly once per launch: if every word
+// says AGGREGATE (or every word says PREFIX), every chunk comes from that one
+// publication. A reader that catches a descriptor half-way between AGGREGATE and PREFIX
+// simply reads it again. Relaxed atomics at device scope (ld/st.relaxed.gpu) are enough,
+// and they are served by L2, so spinning readers see a publication promptly.
+//
+// Descriptors must read INVALID (all zero) when a launch starts: dispatchers clear them
+// with a stream-ordered memset before the kernel, so kernel-boundary ordering makes the
+// clearing visible and a descriptor from an earlier launch is never read.
+//
+// The same code compiles for the host (cuda::atomic_ref works on std memory there), which
+// lets tests drive the protocol from many CPU threads under ThreadSanitizer.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "onepass/detail/config.cuh"
+
+namespace onepass::lookback {
+
+enum class tile_status : std::uint32_t { invalid = 0, aggregate = 1, prefix = 2 };
+
+using descriptor_word = unsigned long long;
+
+template <class T>
+class tile_state {
+  static_assert(std::is_trivially_copyable_v<T>, "tile values must be trivially copyable");
+
+ public:
+  static constexpr int words_per_tile = static_cast<int>((sizeof(T) + 3) / 4);
+
+  // Bytes of descriptor storage for `num_tiles` tiles.
+  static constexpr std::size_t bytes(index_t num_tiles) {
+    return static_cast<std::size_t>(num_tiles) * words_per_tile * sizeof(descriptor_word);
+  }
+
+  tile_state() = default;
+  // `words` must hold bytes(num_tiles) bytes, 8-byte aligned, zeroed before first use.
+  ONEPASS_HD explicit tile_state(void* words) : words_(static_cast<descriptor_word*>(words)) {}
+
+  // Makes `value` with status `s` visible to readers of `tile`. A tile publishes at most
+  // once per status, AGGREGATE (optional) before PREFIX.
+  ONEPASS_HD ONEPASS_FORCEINLINE void publish(index_t tile, tile_status s, const T& value) const {
+    std::uint32_t chunks[words_per_tile] = {};
+    std::memcpy(chunks, &value, sizeof(T));
+    const descriptor_word tag = static_cast<descriptor_word>(s) << 32;
+    for (int w = 0; w < words_per_tile; ++w) {
+      word(tile, w).store(tag | chunks[w], cuda::std::memory_order_relaxed);
+    }
+  }
+
+  // Reads `tile`'s descriptor. Returns INVALID (and leaves `value` alone) until the tile
+  // has published, or while its words disagree during an AGGREGATE -> PREFIX update.
+  ONEPASS_HD ONEPASS_FORCEINLINE tile_status try_read(index_t tile, T& value) const {
+    descriptor_word words[words_per_tile];
+    for (int w = 0; w < words_per_tile; ++w) {
+      words[w] = word(tile, w).load(cuda::std::memory_order_relaxed);
+    }
+    const std::uint32_t status = static_cast<std::uint32_t>(words[0] >> 32);
+    for (int w = 1; w < words_per_tile; ++w) {
+      if (static_cast<std::uint32_t>(words[w] >> 32) != status) return tile_status::invalid;
+    }
+    if (status != static_cast<std::uint32_t>(tile_status::invalid)) {
+      std::uint32_t chunks[words_per_tile];
+      for (int w = 0; w < words_per_tile; ++w) chunks[w] = static_cast<std::uint32_t>(words[w]);
+      std::memcpy(&value, chunks, sizeof(T));
+    }
+    return static_cast<tile_status>(status);
+  }
+
+ private:
+  ONEPASS_HD ONEPASS_FORCEINLINE cuda::atomic_ref<descriptor_word, cuda::thread_scope_device> word(
+      index_t tile, int w) const {
+    return cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(
+        words_[tile * words_per_tile + w]);
+  }
+
+  descriptor_word* words_ = nullptr;
+};
+
+// Hands out tile indices in the order in which blocks ask for them. A block that gets
+// index t knows that blocks holding 0..t-1 have already started (they asked first), so
+// waiting on them cannot deadlock — unlike using blockIdx.x, whose blocks the hardware
+// may schedule in any order. Relaxed is enough: only the uniqueness and order of the
+// returned numbers matter, no data is published through the counter.
+class tile_counter {
+ public:
+  tile_counter() = default;
+  ONEPASS_HD explicit tile_counter(void* counter)
+      : counter_(static_cast<unsigned long long*>(counter)) {}
+
+  static constexpr std::size_t bytes() { return sizeof(unsigned long long); }
+
+  ONEPASS_HD ONEPASS_FORCEINLINE index_t claim() const {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> c(*counter_);
+    return static_cast<index_t>(c.fetch_add(1ull, cuda::std::memory_order_relaxed));
+  }
+
+ private:
+  unsigned long long* counter_ = nullptr;
+};
+
+}  // namespace onepass::lookback

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Every GPU check in one command, for the device machine (or any machine with a GPU):
+#   1. builds the dev preset (sm_90) and runs the whole test suite on the GPU;
+#   2. runs compute-sanitizer memcheck, racecheck, synccheck and initcheck over the GPU
+#      tests on small cases (ONEPASS_TEST_MAX_N caps sizes; huge cases skip);
+#   3. prints a one-line summary last.
+# Usage: scripts/gpu-checks.sh [build-dir]     (logs go to $OUT or ./gpu-checks-logs)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/dev}
+logs=${OUT:-gpu-checks-logs}
+mkdir -p "$logs"
+export PATH="/usr/local/cuda/bin:$PATH"
+
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader || true
+if [ ! -f "$build/build.ninja" ]; then cmake --preset dev -B "$build" >"$logs/configure.log" 2>&1 || { cat "$logs/configure.log"; exit 1; }; fi
+cmake --build "$build" -j "$(nproc)" >"$logs/build.log" 2>&1 || { tail -50 "$logs/build.log"; echo "gpu-checks: BUILD FAILED"; exit 1; }
+
+# 1. The whole suite.
+(cd "$build" && ctest --output-on-failure) 2>&1 | tee "$logs/ctest.log"
+tests_line=$(grep -E "tests passed|tests failed" "$logs/ctest.log" | tail -1)
+grep -q "100% tests passed" "$logs/ctest.log" && tests_ok=1 || tests_ok=0
+gpu_skips=$(grep -h "GPU test skipped" "$logs/ctest.log" | wc -l)
+
+# 2. compute-sanitizer on small cases: the building blocks, the production scan, and the
+#    whole ladder on one 4-byte and the 8-byte non-commutative type.
+export ONEPASS_TEST_MAX_N=${ONEPASS_TEST_MAX_N:-20000}
+summary=""
+sanitizer_errors=0
+for tool in memcheck racecheck synccheck initcheck; do
+  tool_errors=0
+  for run in "test_building_blocks" \
+             "test_scan --gtest_filter=ScanPublic/0.*:ScanPublic/5.*:Scan.*:ScanStress.*" \
+             "test_scan_ladder --gtest_filter=*int32_plus:*affine*"; do
+    set -- $run
+    bin=$1; shift
+    log="$logs/sanitizer-$tool-$bin.log"
+    compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/$bin" "$@" >"$log" 2>&1
+    rc=$?
+    found=$(grep -Eo "ERROR SUMMARY: [0-9]+ error" "$log" | grep -Eo "[0-9]+" | tail -1)
+    found=${found:-0}
+    if [ "$rc" -ne 0 ] && [ "$found" -eq 0 ]; then found=1; echo "$tool $bin: exit $rc"; tail -20 "$log"; fi
+    if [ "$found" -ne 0 ]; then echo "$tool $bin: $found error(s), see $log"; grep -m5 -B2 -A8 "=========" "$log" | head -40; fi
+    tool_errors=$((tool_errors + found))
+  done
+  summary="$summary $tool=$tool_errors"
+  sanitizer_errors=$((sanitizer_errors + tool_errors))
+done
+
+status=PASS
+[ "$tests_ok" -eq 1 ] && [ "$sanitizer_errors" -eq 0 ] && [ "$gpu_skips" -eq 0 ] || status=FAIL
+echo "gpu-checks: $status | ctest: $tests_line | GPU-test skips: $gpu_skips | sanitizer errors:$summary"
+[ "$status" = PASS ]

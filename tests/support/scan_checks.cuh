@@ -1,0 +1,88 @@
+// The sweep every scan path is checked with: every registry variant x kind x operator x
+// size, against the CPU reference, exact. Included by one small .cu per element type so
+// the instantiations compile in parallel.
+#pragma once
+
+#include <optional>
+
+#include "onepass/ladder/scan/registry.cuh"
+#include "support/test_support.cuh"
+
+namespace onepass::test {
+
+// 0, 1, the warp edges, the tile edges of every variant (256, 1024, 2048, 4096 items and
+// the production tile), some random sizes, and 2^24 + 7.
+template <class T>
+std::vector<long long> scan_test_sizes() {
+  const long long prod_tile = onepass::detail::scan_plan<T>::tile_items;
+  std::vector<long long> sizes = {0, 1, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, 2047, 2048,
+                                  2049, 4095, 4096, 4097, prod_tile - 1, prod_tile, prod_tile + 1,
+                                  3 * prod_tile + 5, 1024 * 1024 + 1025, (1ll << 24) + 7};
+  std::mt19937_64 rng(1234 + sizeof(T));
+  for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 300000));
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
+              sizes.end());
+  return sizes;
+}
+
+inline ladder::scan_kind to_ladder(kind k) {
+  return k == kind::inclusive ? ladder::scan_kind::inclusive : ladder::scan_kind::exclusive;
+}
+
+// Runs one registry entry and returns its output (or nullopt after recording a failure).
+template <class T, class Op>
+std::optional<std::vector<T>> run_entry(const ladder::scan_entry<T, Op>& v, const device_buffer<T>& in,
+                                        device_buffer<T>& out, long long n, kind k, T init, bool in_place) {
+  device_buffer<unsigned char> ws(static_cast<long long>(v.workspace_bytes(n)));
+  if (in_place) {
+    throw_if(cudaMemcpy(out.get(), in.get(), sizeof(T) * n, cudaMemcpyDeviceToDevice), "copy");
+  } else {
+    out.poison();
+  }
+  v.run(in_place ? out.get() : in.get(), n, out.get(), to_ladder(k), init, Op{},
+        workspace{ws.get(), ws.bytes()}, nullptr);
+  const cudaError_t e = cudaDeviceSynchronize();
+  EXPECT_EQ(e, cudaSuccess) << cudaGetErrorString(e);
+  if (e != cudaSuccess) return std::nullopt;
+  return out.download(n);
+}
+
+// Every variant of the registry for one (T, Op).
+template <class T, class Op>
+void check_scan_registry(std::uint64_t seed) {
+  const auto& registry = ladder::scan_registry<T, Op>();
+  for (long long n : scan_test_sizes<T>()) {
+    const std::vector<T> host_in = random_vector<T>(n, seed + n);
+    ASSERT_TRUE(exactly_representable_sums(host_in)) << "test data breaks the exactness bound";
+    device_buffer<T> in(host_in);
+    device_buffer<T> out(std::max(n, 1ll));
+    std::mt19937_64 rng(seed ^ n);
+    const T init = random_value<T>(rng);
+    for (kind k : {kind::inclusive, kind::exclusive}) {
+      const std::vector<T> expected = reference_scan(host_in, k, init, Op{});
+      for (const auto& v : registry) {
+        SCOPED_TRACE(std::string(v.id) + " " + type_name<T>() + " " + kind_name(k) + " n=" + std::to_string(n));
+        if (v.max_items != ladder::no_limit && n > v.max_items) {
+          out.poison();
+          EXPECT_THROW(v.run(in.get(), n, out.get(), to_ladder(k), init, Op{}, workspace{}, nullptr),
+                       onepass::invalid_argument);
+          continue;
+        }
+        // In place on a few sizes (each path once across a tile edge), out of place always.
+        const bool try_in_place = n == 33 || n == 1025 || n == 4097 || n == 3 * onepass::detail::scan_plan<T>::tile_items + 5;
+        for (bool in_place : {false, true}) {
+          if (in_place && !try_in_place) continue;
+          SCOPED_TRACE(in_place ? "in place" : "out of place");
+          const auto got = run_entry(v, in, out, n, k, init, in_place);
+          if (!got) continue;
+          const std::string diff = first_difference(expected, *got);
+          EXPECT_TRUE(diff.empty()) << diff;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace onepass::test

@@ -1,0 +1,269 @@
+// The production scan through its public API: both call styles, every type and operator,
+// the alignment paths, in place, CUDA-graph capture, two streams, more than 2^31 items,
+// and stalled tiles that the lookback must wait for.
+#include <thread>
+
+#include "onepass/scan.cuh"
+#include "support/scan_checks.cuh"
+
+namespace onepass::test {
+namespace {
+
+// Calls the public API: simple style or workspace style.
+template <class T, class Op>
+void call_scan(const T* in, long long n, T* out, kind k, T init, Op op, bool workspace_style,
+               cudaStream_t stream) {
+  if (!workspace_style) {
+    if (k == kind::inclusive) onepass::inclusive_scan(in, n, out, op, stream);
+    else onepass::exclusive_scan(in, n, out, init, op, stream);
+    return;
+  }
+  device_buffer<unsigned char> ws(static_cast<long long>(onepass::scan_workspace_bytes<T>(n)));
+  const workspace w{ws.get(), ws.bytes()};
+  if (k == kind::inclusive) onepass::inclusive_scan(in, n, out, op, w, stream);
+  else onepass::exclusive_scan(in, n, out, init, op, w, stream);
+  throw_if(cudaStreamSynchronize(stream), "sync");  // before ws is freed
+}
+
+// Offset 0: both pointers 16-byte aligned, the 128-bit path. Offset 1 (one element): the
+// coalesced scalar path.
+template <class T, class Op>
+void check_public_api(std::uint64_t seed) {
+  for (long long n : scan_test_sizes<T>()) {
+    if (n > (1 << 21)) continue;  // the registry sweep covers 2^24 + 7
+    const std::vector<T> host_in = random_vector<T>(n + 1, seed + n);
+    device_buffer<T> in(host_in);
+    device_buffer<T> out(n + 1);
+    std::mt19937_64 rng(seed * 7 + n);
+    const T init = random_value<T>(rng);
+    for (kind k : {kind::inclusive, kind::exclusive}) {
+      for (int offset : {0, 1}) {
+        const std::vector<T> src(host_in.begin() + offset, host_in.begin() + offset + n);
+        const std::vector<T> expected = reference_scan(src, k, init, Op{});
+        const bool ws_style = (n + offset) % 2 == 0;
+        SCOPED_TRACE(std::string(type_name<T>()) + " " + kind_name(k) + " n=" + std::to_string(n) +
+                     " offset=" + std::to_string(offset) + (ws_style ? " workspace" : " simple"));
+        out.poison();
+        call_scan(in.get() + offset, n, out.get() + offset, k, init, Op{}, ws_style, nullptr);
+        ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+        const std::vector<T> all = out.download(n + 1);
+        const std::vector<T> got(all.begin() + offset, all.begin() + offset + n);
+        // The one slot outside [offset, offset + n) must still hold the poison.
+        const unsigned char* guard = reinterpret_cast<const unsigned char*>(&all[offset == 0 ? n : 0]);
+        for (std::size_t b = 0; b < sizeof(T); ++b) ASSERT_EQ(guard[b], 0xA5) << "wrote outside the output";
+        const std::string diff = first_difference(expected, got);
+        EXPECT_TRUE(diff.empty()) << diff;
+      }
+    }
+  }
+}
+
+template <class T>
+class ScanPublic : public ::testing::Test {};
+using ScanTypes = ::testing::Types<int, unsigned, long long, unsigned long long, float, double>;
+TYPED_TEST_SUITE(ScanPublic, ScanTypes);
+
+TYPED_TEST(ScanPublic, SumMaxMinBothStylesBothAlignments) {
+  ONEPASS_REQUIRE_GPU();
+  check_public_api<TypeParam, onepass::plus>(101);
+  check_public_api<TypeParam, onepass::maximum>(202);
+  check_public_api<TypeParam, onepass::minimum>(303);
+}
+
+TEST(Scan, NonCommutativeOperator) {
+  ONEPASS_REQUIRE_GPU();
+  check_public_api<affine, compose>(404);
+}
+
+TEST(Scan, InPlace) {
+  ONEPASS_REQUIRE_GPU();
+  for (long long n : {1ll, 4097ll, 1000003ll}) {
+    const auto host = random_vector<double>(n, 5 + n);
+    device_buffer<double> buf(host);
+    onepass::exclusive_scan(buf.get(), n, buf.get(), 0.5, onepass::plus{});
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(first_difference(reference_scan(host, kind::exclusive, 0.5, onepass::plus{}), buf.download()), "");
+    onepass::inclusive_scan(buf.get(), n, buf.get(), onepass::maximum{});
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    const auto excl = reference_scan(host, kind::exclusive, 0.5, onepass::plus{});
+    EXPECT_EQ(first_difference(reference_scan(excl, kind::inclusive, 0.0, onepass::maximum{}), buf.download()), "");
+  }
+}
+
+TEST(Scan, ExclusiveInitIsFirstOutputAndSeedsTheRest) {
+  ONEPASS_REQUIRE_GPU();
+  const std::vector<int> host = {3, 1, 4, 1, 5};
+  device_buffer<int> in(host), out(5);
+  onepass::exclusive_scan(in.get(), 5, out.get(), 100);
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(out.download(), (std::vector<int>{100, 103, 104, 108, 109}));
+}
+
+// Workspace style under stream capture: the captured graph is replayed on new inputs.
+TEST(Scan, WorkspaceStyleInCudaGraph) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min(max_test_items(), 3ll * 4096 * 16 + 77);
+  device_buffer<float> in(n), out(n);
+  device_buffer<unsigned char> ws(static_cast<long long>(onepass::scan_workspace_bytes<float>(n)));
+  cudaStream_t stream;
+  ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  ONEPASS_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  onepass::exclusive_scan(in.get(), n, out.get(), 1.0f, onepass::plus{}, workspace{ws.get(), ws.bytes()}, stream);
+  ONEPASS_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec;
+  ONEPASS_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 3; ++replay) {
+    const auto host = random_vector<float>(n, 77 + replay);
+    in.upload(host);
+    out.poison();
+    ONEPASS_CHECK_CUDA(cudaGraphLaunch(exec, stream));
+    ONEPASS_CHECK_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_EQ(first_difference(reference_scan(host, kind::exclusive, 1.0f, onepass::plus{}), out.download()), "")
+        << "replay " << replay;
+  }
+  ONEPASS_CHECK_CUDA(cudaGraphExecDestroy(exec));
+  ONEPASS_CHECK_CUDA(cudaGraphDestroy(graph));
+  ONEPASS_CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+// Two scans in flight at once on two streams, each with its own workspace (simple style
+// allocates stream-ordered scratch per call).
+TEST(Scan, TwoStreamsAtOnce) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min(max_test_items(), (1ll << 22) + 3);
+  const auto a = random_vector<int>(n, 1), b = random_vector<int>(n, 2);
+  device_buffer<int> in_a(a), in_b(b), out_a(n), out_b(n);
+  cudaStream_t s1, s2;
+  ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+  ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+  for (int round = 0; round < 4; ++round) {
+    onepass::inclusive_scan(in_a.get(), n, out_a.get(), onepass::plus{}, s1);
+    onepass::exclusive_scan(in_b.get(), n, out_b.get(), 7, onepass::maximum{}, s2);
+  }
+  ONEPASS_CHECK_CUDA(cudaStreamSynchronize(s1));
+  ONEPASS_CHECK_CUDA(cudaStreamSynchronize(s2));
+  EXPECT_EQ(first_difference(reference_scan(a, kind::inclusive, 0, onepass::plus{}), out_a.download()), "");
+  EXPECT_EQ(first_difference(reference_scan(b, kind::exclusive, 7, onepass::maximum{}), out_b.download()), "");
+  ONEPASS_CHECK_CUDA(cudaStreamDestroy(s1));
+  ONEPASS_CHECK_CUDA(cudaStreamDestroy(s2));
+}
+
+// --- more than 2^31 items ---------------------------------------------------------------
+__host__ __device__ inline int pattern(long long i) {
+  unsigned long long x = static_cast<unsigned long long>(i) * 0x9E3779B97F4A7C15ull;
+  x ^= x >> 29;
+  return static_cast<int>(x % 2001) - 1000;
+}
+__global__ void fill_pattern(int* p, long long n) {
+  for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) p[i] = pattern(i);
+}
+// An inclusive sum scan is right iff out[0] == in[0] and out[i] - out[i-1] == in[i].
+__global__ void count_scan_errors(const int* out, long long n, unsigned long long* errors) {
+  for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) {
+    const int step = i == 0 ? out[0] : out[i] - out[i - 1];
+    if (step != pattern(i)) atomicAdd(errors, 1ull);
+  }
+}
+
+TEST(Scan, MoreThan2To31Items) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = (1ll << 31) + 1000;
+  if (n > max_test_items()) GTEST_SKIP() << "ONEPASS_TEST_MAX_N caps sizes below 2^31";
+  std::size_t free_bytes = 0, total = 0;
+  ONEPASS_CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total));
+  if (free_bytes < 2 * sizeof(int) * static_cast<std::size_t>(n) + (1ull << 30))
+    GTEST_SKIP() << "needs ~18 GB of free GPU memory, " << (free_bytes >> 20) << " MiB free";
+  device_buffer<int> in(n), out(n);
+  device_buffer<unsigned long long> errors(1);
+  ONEPASS_CHECK_CUDA(cudaMemset(errors.get(), 0, 8));
+  fill_pattern<<<4096, 256>>>(in.get(), n);
+  onepass::inclusive_scan(in.get(), n, out.get());
+  count_scan_errors<<<4096, 256>>>(out.get(), n, errors.get());
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(errors.download()[0], 0ull);
+  // The last item against a CPU sum of the same pattern, computed on all host cores.
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<long long> partial(threads, 0);
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (long long i = t; i < n; i += threads) partial[t] += pattern(i);
+    });
+  for (auto& th : pool) th.join();
+  long long total_sum = 0;
+  for (long long p : partial) total_sum += p;
+  int last = 0;
+  ONEPASS_CHECK_CUDA(cudaMemcpy(&last, out.get() + (n - 1), sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(last, static_cast<int>(static_cast<unsigned>(total_sum)));
+}
+
+// --- stalled tiles ----------------------------------------------------------------------
+// Some tiles sleep before publishing their aggregate, others before their prefix, and
+// tile 0 sleeps long, so successors find INVALID and AGGREGATE descriptors many tiles deep,
+// and multi-word descriptors are read while half-updated.
+struct stall_some_tiles {
+  unsigned salt;
+  __device__ void operator()(long long tile, lookback::tile_status s) const {
+    const unsigned h = static_cast<unsigned>(tile * 2654435761u) ^ salt;
+    const bool stall = tile == 0 || (s == lookback::tile_status::aggregate ? h % 7 == 0 : h % 5 == 1);
+    if (stall) {
+      const long long until = clock64() + (tile == 0 ? 200000 : 20000 + (h % 64) * 1000);
+      while (clock64() < until) {
+      }
+    }
+  }
+};
+
+template <class T, class Op>
+void check_stalled(long long n, Op op) {
+  const auto host = random_vector<T>(n, 99 + n);
+  device_buffer<T> in(host), out(n);
+  device_buffer<unsigned char> ws(static_cast<long long>(onepass::scan_workspace_bytes<T>(n)));
+  std::mt19937_64 rng(n);
+  const T init = random_value<T>(rng);
+  for (unsigned salt = 0; salt < 3; ++salt) {
+    out.poison();
+    onepass::detail::scan_dispatch<true>(in.get(), n, out.get(), init, op, workspace{ws.get(), ws.bytes()},
+                                          nullptr, stall_some_tiles{salt});
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(first_difference(reference_scan(host, kind::exclusive, init, op), out.download()), "")
+        << type_name<T>() << " salt " << salt;
+  }
+}
+
+TEST(ScanStress, StalledTilesNeitherDeadlockNorReadStaleValues) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min(max_test_items(), (1ll << 22) + 17);
+  check_stalled<unsigned>(n, onepass::plus{});        // one-word descriptors
+  check_stalled<double>(n, onepass::plus{});          // two-word descriptors
+  check_stalled<affine>(n, compose{});                // two words, order-sensitive
+}
+
+// --- bad input on the GPU: nothing is written ----------------------------------------------
+TEST(Scan, HostMemoryIsRejectedAndNothingIsWritten) {
+  ONEPASS_REQUIRE_GPU();
+  std::vector<int> host(1000, 1);
+  device_buffer<int> out(1000);
+  try {
+    onepass::inclusive_scan(host.data(), 1000, out.get());
+    FAIL() << "expected onepass::invalid_argument";
+  } catch (const onepass::invalid_argument& e) {
+    EXPECT_EQ(e.argument(), "in");
+    EXPECT_NE(std::string(e.what()).find("host memory"), std::string::npos) << e.what();
+  }
+  int* pinned = nullptr;
+  ONEPASS_CHECK_CUDA(cudaMallocHost(&pinned, 1000 * sizeof(int)));
+  device_buffer<int> in(1000);
+  EXPECT_THROW(onepass::exclusive_scan(in.get(), 1000, pinned, 0), onepass::invalid_argument);
+  ONEPASS_CHECK_CUDA(cudaFreeHost(pinned));
+  // Too small a workspace: rejected before anything runs.
+  device_buffer<unsigned char> ws(8);
+  EXPECT_THROW(onepass::inclusive_scan(in.get(), 1000, out.get(), onepass::plus{}, workspace{ws.get(), 8}, nullptr),
+               onepass::invalid_argument);
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  for (int v : out.download()) ASSERT_EQ(static_cast<unsigned>(v), 0xA5A5A5A5u) << "output was written";
+}
+
+}  // namespace
+}  // namespace onepass::test

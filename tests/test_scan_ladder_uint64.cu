@@ -1,0 +1,13 @@
+// Every scan variant of the registry on uint64: sum and max, inclusive and exclusive.
+#include "support/scan_checks.cuh"
+
+namespace onepass::test {
+TEST(ScanLadder, uint64_plus) {
+  ONEPASS_REQUIRE_GPU();
+  check_scan_registry<unsigned long long, onepass::plus>(11);
+}
+TEST(ScanLadder, uint64_max) {
+  ONEPASS_REQUIRE_GPU();
+  check_scan_registry<unsigned long long, onepass::maximum>(22);
+}
+}  // namespace onepass::test

@@ -1,0 +1,121 @@
+// Bad input is rejected with onepass::invalid_argument naming the argument, before any
+// work is enqueued. These checks need no GPU and run in CI; the device-memory checks
+// (host pointers, nothing written) are in test_scan.cu.
+#include "onepass/ladder/scan/registry.cuh"
+#include "onepass/scan.cuh"
+#include "support/test_support.cuh"
+
+namespace onepass::test {
+namespace {
+
+// Runs f, expects invalid_argument naming `argument` with `fragment` in its message.
+template <class F>
+void expect_rejected(F&& f, const std::string& argument, const std::string& fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "expected onepass::invalid_argument for '" << argument << "'";
+  } catch (const onepass::invalid_argument& e) {
+    EXPECT_EQ(e.argument(), argument) << e.what();
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'" + argument + "'"), std::string::npos) << e.what();
+  }
+}
+
+// Fake device addresses: never dereferenced, because every check below fails first.
+int* fake(std::uintptr_t address) { return reinterpret_cast<int*>(address); }
+
+TEST(Validation, NegativeCount) {
+  expect_rejected([] { onepass::inclusive_scan(fake(0x1000), -1, fake(0x9000)); }, "n", "negative");
+  expect_rejected([] { onepass::scan_workspace_bytes<int>(-5); }, "n", "negative (-5)");
+}
+
+TEST(Validation, NullPointers) {
+  expect_rejected([] { onepass::inclusive_scan(static_cast<const int*>(nullptr), 10, fake(0x9000)); }, "in", "null");
+  expect_rejected([] { onepass::exclusive_scan(fake(0x1000), 10, static_cast<int*>(nullptr), 0); }, "out", "null");
+  // An empty range may be null, and nothing happens.
+  EXPECT_NO_THROW(onepass::inclusive_scan(static_cast<const int*>(nullptr), 0, static_cast<int*>(nullptr)));
+}
+
+TEST(Validation, OverflowingCount) {
+  const long long too_many = onepass::detail::scan_plan<int>::max_items + 1;
+  expect_rejected([&] { onepass::inclusive_scan(fake(0x1000), too_many, fake(0x9000)); }, "n", "more than");
+}
+
+TEST(Validation, MisalignedForTheElementType) {
+  const auto* in = reinterpret_cast<const double*>(0x1004);
+  auto* out = reinterpret_cast<double*>(0x90000);
+  expect_rejected([&] { onepass::inclusive_scan(in, 10, out); }, "in", "aligned");
+}
+
+TEST(Validation, PartialOverlapIsRejectedInPlaceIsNot) {
+  expect_rejected([] { onepass::inclusive_scan(fake(0x1000), 100, fake(0x1000 + 4 * 50)); }, "out", "overlaps 'in'");
+  expect_rejected([] { onepass::inclusive_scan(fake(0x1000 + 4 * 50), 100, fake(0x1000)); }, "out", "overlaps 'in'");
+}
+
+TEST(Validation, Workspace) {
+  const long long n = 100000;
+  const std::size_t need = onepass::scan_workspace_bytes<int>(n);
+  EXPECT_GT(need, 0u);
+  EXPECT_EQ(onepass::scan_workspace_bytes<int>(0), 0u);
+  expect_rejected([&] { onepass::inclusive_scan(fake(0x1000), n, fake(0x10000000), onepass::plus{}, workspace{}, nullptr); },
+                  "workspace", "null");
+  expect_rejected([&] {
+    onepass::inclusive_scan(fake(0x1000), n, fake(0x10000000), onepass::plus{}, workspace{fake(0x20000000), need - 1}, nullptr);
+  }, "workspace", std::to_string(need));
+  expect_rejected([&] {
+    onepass::inclusive_scan(fake(0x1000), n, fake(0x10000000), onepass::plus{}, workspace{fake(0x20000008), need}, nullptr);
+  }, "workspace", "16-byte aligned");
+}
+
+TEST(Validation, LadderVariantBeyondItsLimit) {
+  const auto& hs = onepass::ladder::find_scan<int, onepass::plus>("hillis_steele");
+  ASSERT_EQ(hs.max_items, 1024);
+  expect_rejected([&] {
+    hs.run(fake(0x1000), 1025, fake(0x100000), onepass::ladder::scan_kind::inclusive, 0, onepass::plus{}, workspace{}, nullptr);
+  }, "n", "at most 1024");
+  const auto& bl = onepass::ladder::find_scan<float, onepass::maximum>("blelloch_bcf");
+  expect_rejected([&] {
+    bl.run(reinterpret_cast<const float*>(0x1000), 2049, reinterpret_cast<float*>(0x100000),
+           onepass::ladder::scan_kind::exclusive, 0.f, onepass::maximum{}, workspace{}, nullptr);
+  }, "n", "at most 2048");
+}
+
+TEST(Validation, UnknownVariantId) {
+  expect_rejected([] { onepass::ladder::find_scan<int, onepass::plus>("quantum"); }, "id", "known: sequential");
+}
+
+TEST(Registry, LadderOrderAndIds) {
+  std::vector<std::string> ids;
+  for (const auto& v : onepass::ladder::scan_variants()) ids.push_back(v.id);
+  const std::vector<std::string> expected = {
+      "sequential", "hillis_steele", "blelloch", "blelloch_bcf", "warp_shuffle", "three_pass_smem",
+      "three_pass_warp", "chained", "lookback_thread", "lookback_warp", "lookback_vec4",
+      "lookback_vec8", "lookback_vec12", "lookback_vec16", "onepass", "cub"};
+  EXPECT_EQ(ids, expected);
+  for (const auto& v : onepass::ladder::scan_variants()) {
+    EXPECT_GT(std::string(v.summary).size(), 10u) << v.id;
+    EXPECT_GE(v.passes, 1.0) << v.id;
+  }
+}
+
+TEST(Errors, CudaErrorNamesTheCallAndTheCode) {
+  const onepass::cuda_error e(cudaErrorMemoryAllocation, "cudaMallocAsync(scratch)");
+  EXPECT_EQ(e.code(), cudaErrorMemoryAllocation);
+  EXPECT_NE(std::string(e.what()).find("cudaMallocAsync(scratch) failed: cudaErrorMemoryAllocation"), std::string::npos)
+      << e.what();
+}
+
+TEST(Errors, NoGpuGivesAClearCudaError) {
+  if (gpu_available()) GTEST_SKIP() << "this machine has a GPU; the no-GPU path is checked in CI";
+  // Past the host-side checks the first runtime call (the device-memory check) fails.
+  try {
+    onepass::inclusive_scan(fake(0x1000), 10, fake(0x9000));
+    ADD_FAILURE() << "expected onepass::cuda_error";
+  } catch (const onepass::cuda_error& e) {
+    EXPECT_NE(e.code(), cudaSuccess);
+    EXPECT_NE(std::string(e.what()).find("cudaPointerGetAttributes('in')"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace onepass::test
