@@ -102,7 +102,7 @@ TEST(BlockPrimitives, ScanAndReduceKeepItemOrder) {
 template <int Threads, int N, int V, exchange_scope Scope>
 __global__ void exchange_kernel(const int* in, int* blocked_out, int* roundtrip, long long valid) {
   using ex = exchange<int, Threads, N, V, Scope>;
-  __shared__ typename ex::storage storage[Scope == exchange_scope::warp ? Threads / 32 + 1 : 1];
+  __shared__ typename ex::storage storage[Scope == exchange_scope::warp ? 4 : 1];  // 4 warps
   const int rank = Scope == exchange_scope::warp ? threadIdx.x % 32 : threadIdx.x;
   const int group = Scope == exchange_scope::warp ? threadIdx.x / 32 : 0;
   const long long base = static_cast<long long>(group) * Threads * N;

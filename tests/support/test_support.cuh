@@ -84,7 +84,12 @@ class device_buffer {
   T* get() const { return ptr_; }
   long long size() const { return n_; }
   void poison() {
-    if (n_ > 0) throw_if(cudaMemset(ptr_, 0xA5, bytes()), "cudaMemset");
+    // cudaMemset may run asynchronously on the legacy stream, which does not order with
+    // non-blocking streams: wait, so the poison cannot land after the code under test.
+    if (n_ > 0) {
+      throw_if(cudaMemset(ptr_, 0xA5, bytes()), "cudaMemset");
+      throw_if(cudaDeviceSynchronize(), "poison");
+    }
   }
   void upload(const std::vector<T>& host) {
     if (!host.empty()) throw_if(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");

@@ -43,7 +43,7 @@ template <class T, class Op, int BlockThreads, int ItemsPerThread, int V, bool E
           class Delay>
 __global__ void __launch_bounds__(BlockThreads)
     scan_kernel(const T* in, T* out, index_t n, T init, Op op, lookback::tile_state<T> state,
-                lookback::tile_counter counter, Delay delay) {
+                lookback::tile_counter counter, unsigned backoff_ns, Delay delay) {
   constexpr int N = ItemsPerThread;
   constexpr index_t tile_items = static_cast<index_t>(BlockThreads) * N;
   constexpr int warp_items = 32 * N;
@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(BlockThreads)
   T thread_prefix, aggregate;
   const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
 
-  bool has_tile_prefix = Exclusive || tile > 0;
+  const bool has_tile_prefix = Exclusive || tile > 0;
   if (warp == 0) {
     if (tile == 0) {
       if (lane == 0) {
@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(BlockThreads)
         delay(tile, lookback::tile_status::aggregate);
         state.publish(tile, lookback::tile_status::aggregate, aggregate);
       }
-      const T prefix = lookback::lookback_warp(state, tile, op);
+      const T prefix = lookback::lookback_warp(state, tile, op, backoff_ns);
       if (lane == 0) {
         delay(tile, lookback::tile_status::prefix);
         state.publish(tile, lookback::tile_status::prefix, op(prefix, aggregate));
@@ -94,20 +94,8 @@ __global__ void __launch_bounds__(BlockThreads)
   }
   __syncthreads();
 
-  // This thread's exclusive prefix: tile prefix, then the block-level prefix.
-  T seed = thread_prefix;
-  bool has_seed = has_thread_prefix;
-  if (has_tile_prefix) {
-    const T tile_prefix = shared.tile_prefix;
-    seed = has_seed ? op(tile_prefix, thread_prefix) : tile_prefix;
-    has_seed = true;
-  }
-  if constexpr (Exclusive) {
-    block_scan<T, BlockThreads>::shift_exclusive(items, seed, op);
-  } else if (has_seed) {
-#pragma unroll
-    for (int i = 0; i < N; ++i) items[i] = op(seed, items[i]);
-  }
+  block_scan<T, BlockThreads>::template apply_prefixes<Exclusive>(
+      items, has_tile_prefix, shared.tile_prefix, has_thread_prefix, thread_prefix, op);
 
   exchange.blocked_to_striped(items, items);
   store_vector_striped<32, V>(out + warp_begin, items, lane, warp_valid);

@@ -112,6 +112,28 @@ class block_scan {
     for (int i = 1; i < N; ++i) items[i] = op(items[i - 1], items[i]);
   }
 
+  // Finishes a tile scan in which each thread has scanned its own items (inclusive):
+  // folds in the prefix of everything before the thread — the tile's prefix (when the
+  // tile has one), then the thread's prefix within the block (absent in thread 0) — and,
+  // for an exclusive scan, shifts by one so the items become exclusive.
+  template <bool Exclusive, int N, class Op>
+  static __device__ ONEPASS_FORCEINLINE void apply_prefixes(T (&items)[N], bool has_tile_prefix,
+                                                            const T& tile_prefix, bool has_thread_prefix,
+                                                            const T& thread_prefix, Op op) {
+    T seed = thread_prefix;
+    bool has_seed = has_thread_prefix;
+    if (has_tile_prefix) {
+      seed = has_seed ? op(tile_prefix, thread_prefix) : tile_prefix;
+      has_seed = true;
+    }
+    if constexpr (Exclusive) {
+      shift_exclusive(items, seed, op);  // exclusive tiles always have a prefix (init at least)
+    } else if (has_seed) {
+#pragma unroll
+      for (int i = 0; i < N; ++i) items[i] = op(seed, items[i]);
+    }
+  }
+
   // Turns a thread's inclusive items into exclusive ones seeded with `seed`:
   // items[0] = seed, items[i] = seed op (old) items[i-1].
   template <int N, class Op>

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <limits>
+#include <type_traits>
 
 #include "onepass/agent/scan_tile.cuh"
 #include "onepass/detail/launch.cuh"
@@ -12,9 +13,9 @@
 
 namespace onepass::detail {
 
-template <class T>
+template <class T, class Tuning = tuning::default_scan_tuning<T>>
 struct scan_plan {
-  static constexpr tuning::scan_tuning tuning = tuning::scan_tuning_for<T>;
+  static constexpr tuning::scan_tuning tuning = Tuning::value;
   static constexpr index_t tile_items = tuning.tile_items();
   // Largest n whose tile count fits a one-dimensional grid.
   static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
@@ -47,19 +48,14 @@ void check_scan_memory(const T* in, index_t n, T* out) {
   check_device_accessible(out, n, "out");
 }
 
-template <class T>
-void check_scan_call(const T* in, index_t n, T* out, const workspace& ws) {
-  check_scan_args(in, n, out);
-  check_workspace(ws, scan_plan<T>::workspace_bytes(n));
-  check_scan_memory(in, n, out);
-}
-
-template <bool Exclusive, class T, class Op, class Delay = no_delay>
+template <bool Exclusive, class Tuning = void, class T, class Op, class Delay = no_delay>
 void scan_dispatch(const T* in, index_t n, T* out, T init, Op op, const workspace& ws,
                    cudaStream_t stream, Delay delay = {}) {
-  check_scan_call(in, n, out, ws);
+  using plan = scan_plan<T, std::conditional_t<std::is_void_v<Tuning>, tuning::default_scan_tuning<T>, Tuning>>;
+  check_scan_args(in, n, out);
+  check_workspace(ws, plan::workspace_bytes(n));
+  check_scan_memory(in, n, out);
   if (n == 0) return;
-  using plan = scan_plan<T>;
   constexpr int threads = plan::tuning.block_threads;
   constexpr int items = plan::tuning.items_per_thread;
   constexpr int V = vector_width<T>;
@@ -74,10 +70,10 @@ void scan_dispatch(const T* in, index_t n, T* out, T init, Op op, const workspac
   // 128-bit accesses need both pointers 16-byte aligned; otherwise coalesced scalars.
   if (is_vector_aligned(in) && is_vector_aligned(out)) {
     launch(scan_kernel<T, Op, threads, items, V, Exclusive, Delay>, grid, threads, 0, stream, in,
-           out, n, init, op, state, counter, delay);
+           out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay);
   } else {
     launch(scan_kernel<T, Op, threads, items, 1, Exclusive, Delay>, grid, threads, 0, stream, in,
-           out, n, init, op, state, counter, delay);
+           out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay);
   }
 }
 

@@ -20,9 +20,11 @@
 namespace onepass::lookback {
 
 // Pause between polls of a descriptor that is not ready yet: keeps spinning readers from
-// flooding L2 with loads while the tile they wait on is still loading its data.
+// flooding L2 with loads while the tile they wait on is still loading its data. The pause
+// doubles from `ns` up to 256 ns; ns == 0 means poll again at once.
 ONEPASS_HD ONEPASS_FORCEINLINE void backoff(unsigned& ns) {
 #if ONEPASS_DEVICE_PASS
+  if (ns == 0) return;
   __nanosleep(ns);
   ns = ns < 256 ? ns * 2 : ns;
 #else
@@ -56,8 +58,10 @@ ONEPASS_HD T lookback_single(const tile_state<T>& state, index_t tile, Op op) {
 // above every still-INVALID lane; the lanes from the highest PREFIX to 31 are then
 // reduced in order with one warp reduction. Returns the combination of all items of
 // tiles [0, tile) in every lane. Requires tile > 0; all 32 lanes must call it.
+// first_backoff_ns: the first pause between polls (see backoff).
 template <class T, class Op>
-__device__ T lookback_warp(const tile_state<T>& state, index_t tile, Op op) {
+__device__ T lookback_warp(const tile_state<T>& state, index_t tile, Op op,
+                           unsigned first_backoff_ns = 32) {
   const int lane = detail::lane_id();
   index_t window_end = tile - 1;
   T running{};
@@ -66,7 +70,7 @@ __device__ T lookback_warp(const tile_state<T>& state, index_t tile, Op op) {
     const index_t mine = window_end - 31 + lane;
     T value{};
     tile_status s = tile_status::prefix;  // tiles before 0 never count: tile 0 is PREFIX
-    unsigned ns = 32;
+    unsigned ns = first_backoff_ns;
     unsigned prefix_lanes, invalid_lanes;
     for (;;) {
       if (mine >= 0) s = state.try_read(mine, value);

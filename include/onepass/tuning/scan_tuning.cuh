@@ -16,17 +16,22 @@ namespace onepass::tuning {
 struct scan_tuning {
   int block_threads;
   int items_per_thread;
+  unsigned lookback_backoff_ns;  // first pause between polls of a not-ready tile; 0 = spin
   constexpr int tile_items() const { return block_threads * items_per_thread; }
 };
 
 // The table used for compute capability 8.0 and newer (the tuning was measured on 9.0).
 constexpr scan_tuning scan_tuning_for_size(std::size_t element_bytes) {
-  if (element_bytes <= 4) return {256, 16};
-  if (element_bytes <= 8) return {256, 8};
-  return {128, 4};
+  if (element_bytes <= 4) return {256, 32, 32};
+  if (element_bytes <= 8) return {256, 16, 32};
+  return {128, 4, 32};
 }
 
+// The dispatcher takes the tuning as a type holding `static constexpr scan_tuning value`,
+// so experiments (bench/scan_tuning_sweep.cu) can try rows that are not in the table.
 template <class T>
-constexpr scan_tuning scan_tuning_for = scan_tuning_for_size(sizeof(T));
+struct default_scan_tuning {
+  static constexpr scan_tuning value = scan_tuning_for_size(sizeof(T));
+};
 
 }  // namespace onepass::tuning

@@ -92,19 +92,8 @@ __global__ void __launch_bounds__(single_pass_threads, 1)
   }
   __syncthreads();
 
-  // This thread's exclusive prefix: the tile's prefix, then the block-level one.
-  T seed = thread_prefix;
-  bool has_seed = has_thread_prefix;
-  if (Exclusive || tile > 0) {
-    seed = has_seed ? op(shared.tile_prefix, thread_prefix) : shared.tile_prefix;
-    has_seed = true;
-  }
-  if constexpr (Exclusive) {
-    scan_t::shift_exclusive(items, seed, op);
-  } else if (has_seed) {
-#pragma unroll
-    for (int i = 0; i < N; ++i) items[i] = op(seed, items[i]);
-  }
+  scan_t::template apply_prefixes<Exclusive>(items, Exclusive || tile > 0, shared.tile_prefix,
+                                             has_thread_prefix, thread_prefix, op);
   // Each block writes only the tile it read: in == out works.
   store_blocked(out + tile_begin, items, rank, valid);
 }
