@@ -49,6 +49,7 @@ int run_type(long long n, const std::vector<std::string>& ids, cudaEvent_t a, cu
 }
 
 int main(int argc, char** argv) try {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress shows even when redirected
   const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
   std::vector<std::string> ids = {"onepass", "cub"};
   if (argc > 2) {
