@@ -71,14 +71,10 @@ __global__ void __launch_bounds__(1024)
 }
 
 template <bool Padded>
-struct blelloch_variant {
+struct blelloch_variant : needs_no_workspace {
   static constexpr index_t max_items = 2048;
   static constexpr double passes = 1.0;
 
-  template <class T, class Op = plus>
-  static std::size_t workspace_bytes(index_t /*n*/) {
-    return 0;
-  }
 
   template <class T, class Op>
   static void run_unchecked(const T* in, index_t n, T* out, scan_kind kind, T init, Op op,

@@ -34,6 +34,14 @@ inline const char* to_string(scan_kind k) {
 
 constexpr index_t no_limit = -1;
 
+// Base of the variants that need no scratch memory.
+struct needs_no_workspace {
+  template <class T, class Op = plus>
+  static std::size_t workspace_bytes(index_t /*n*/) {
+    return 0;
+  }
+};
+
 template <class Variant, class T, class Op>
 void run_scan(const T* in, index_t n, T* out, scan_kind kind, T init, Op op, workspace ws,
               cudaStream_t stream) {

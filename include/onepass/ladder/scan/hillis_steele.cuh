@@ -57,17 +57,13 @@ __global__ void __launch_bounds__(1024)
 
 }  // namespace detail
 
-struct hillis_steele {
+struct hillis_steele : needs_no_workspace {
   static constexpr const char* id = "hillis_steele";
   static constexpr const char* summary =
       "one block, Hillis-Steele scan in shared memory: log n steps, O(n log n) work";
   static constexpr index_t max_items = 1024;
   static constexpr double passes = 1.0;
 
-  template <class T, class Op = plus>
-  static std::size_t workspace_bytes(index_t /*n*/) {
-    return 0;
-  }
 
   template <class T, class Op>
   static void run_unchecked(const T* in, index_t n, T* out, scan_kind kind, T init, Op op,

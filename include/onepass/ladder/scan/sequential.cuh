@@ -36,16 +36,12 @@ __global__ void __launch_bounds__(1)
 
 }  // namespace detail
 
-struct sequential {
+struct sequential : needs_no_workspace {
   static constexpr const char* id = "sequential";
   static constexpr const char* summary = "one thread of one block walks the array";
   static constexpr index_t max_items = no_limit;
   static constexpr double passes = 1.0;
 
-  template <class T, class Op = plus>
-  static std::size_t workspace_bytes(index_t /*n*/) {
-    return 0;
-  }
 
   template <class T, class Op>
   static void run_unchecked(const T* in, index_t n, T* out, scan_kind kind, T init, Op op,

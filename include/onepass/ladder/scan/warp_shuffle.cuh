@@ -45,17 +45,13 @@ __global__ void __launch_bounds__(warp_shuffle_threads)
 
 }  // namespace detail
 
-struct warp_shuffle {
+struct warp_shuffle : needs_no_workspace {
   static constexpr const char* id = "warp_shuffle";
   static constexpr const char* summary =
       "one block walks the array in chunks of 1024, each scanned with warp shuffles";
   static constexpr index_t max_items = no_limit;
   static constexpr double passes = 1.0;
 
-  template <class T, class Op = plus>
-  static std::size_t workspace_bytes(index_t /*n*/) {
-    return 0;
-  }
 
   template <class T, class Op>
   static void run_unchecked(const T* in, index_t n, T* out, scan_kind kind, T init, Op op,
