@@ -48,14 +48,14 @@ void check_scan_memory(const T* in, index_t n, T* out) {
   check_device_accessible(out, n, "out");
 }
 
+template <class T, class Tuning>
+using scan_plan_for = scan_plan<T, std::conditional_t<std::is_void_v<Tuning>, tuning::default_scan_tuning<T>, Tuning>>;
+
+// The launch alone, for callers that have checked the arguments (requires n > 0).
 template <bool Exclusive, class Tuning = void, class T, class Op, class Delay = no_delay>
-void scan_dispatch(const T* in, index_t n, T* out, T init, Op op, const workspace& ws,
-                   cudaStream_t stream, Delay delay = {}) {
-  using plan = scan_plan<T, std::conditional_t<std::is_void_v<Tuning>, tuning::default_scan_tuning<T>, Tuning>>;
-  check_scan_args(in, n, out);
-  check_workspace(ws, plan::workspace_bytes(n));
-  check_scan_memory(in, n, out);
-  if (n == 0) return;
+void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace& ws,
+                 cudaStream_t stream, Delay delay = {}) {
+  using plan = scan_plan_for<T, Tuning>;
   constexpr int threads = plan::tuning.block_threads;
   constexpr int items = plan::tuning.items_per_thread;
   constexpr int V = vector_width<T>;
@@ -77,6 +77,17 @@ void scan_dispatch(const T* in, index_t n, T* out, T init, Op op, const workspac
   }
 }
 
+// Checks everything, then launches. Tuning = void: the tuning table's row.
+template <bool Exclusive, class Tuning = void, class T, class Op, class Delay = no_delay>
+void scan_dispatch(const T* in, index_t n, T* out, T init, Op op, const workspace& ws,
+                   cudaStream_t stream, Delay delay = {}) {
+  check_scan_args(in, n, out);
+  check_workspace(ws, scan_plan_for<T, Tuning>::workspace_bytes(n));
+  check_scan_memory(in, n, out);
+  if (n == 0) return;
+  scan_launch<Exclusive, Tuning>(in, n, out, init, op, ws, stream, delay);
+}
+
 // Simple call style: stream-ordered scratch allocation around the workspace call.
 template <bool Exclusive, class T, class Op>
 void scan_allocating(const T* in, index_t n, T* out, T init, Op op, cudaStream_t stream) {
@@ -87,7 +98,7 @@ void scan_allocating(const T* in, index_t n, T* out, T init, Op op, cudaStream_t
   workspace ws{nullptr, scan_plan<T>::workspace_bytes(n)};
   ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
   try {
-    scan_dispatch<Exclusive>(in, n, out, init, op, ws, stream);
+    scan_launch<Exclusive>(in, n, out, init, op, ws, stream);
   } catch (...) {
     (void)cudaFreeAsync(ws.data, stream);
     throw;

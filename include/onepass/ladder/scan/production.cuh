@@ -18,13 +18,14 @@ struct production {
     return onepass::detail::scan_plan<T>::workspace_bytes(n);
   }
 
+  // run_scan has checked everything: launch without checking again.
   template <class T, class Op>
   static void run_unchecked(const T* in, index_t n, T* out, scan_kind kind, T init, Op op,
                             workspace ws, cudaStream_t stream) {
     if (kind == scan_kind::inclusive) {
-      onepass::detail::scan_dispatch<false>(in, n, out, T{}, op, ws, stream);
+      onepass::detail::scan_launch<false>(in, n, out, T{}, op, ws, stream);
     } else {
-      onepass::detail::scan_dispatch<true>(in, n, out, init, op, ws, stream);
+      onepass::detail::scan_launch<true>(in, n, out, init, op, ws, stream);
     }
   }
 };
