@@ -1,5 +1,6 @@
-// Test support shared by every onepass test: GPU detection and skipping, device buffers
-// that are poisoned before use, random inputs, the CPU reference scan, and the test types.
+// Test support shared by every onepass GPU test: GPU detection and skipping, and device
+// buffers that are poisoned before use. The CPU side (random inputs, the reference scan,
+// the test operator) is in reference.hpp, which onepass-bench shares.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,14 +11,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <sstream>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "onepass/error.cuh"
 #include "onepass/functional.cuh"
+#include "support/reference.hpp"
 
 namespace onepass::test {
 
@@ -105,122 +105,5 @@ class device_buffer {
   T* ptr_ = nullptr;
   long long n_ = 0;
 };
-
-// --- the non-commutative test operator -------------------------------------------------
-// An affine map x -> a*x + b over the integers mod 2^32. Composition is associative and
-// not commutative, exact in any grouping, and with odd `a` the maps never collapse to a
-// constant, so any reordering of operands shows up in the result.
-struct affine {
-  std::uint32_t a, b;
-  friend bool operator==(const affine& x, const affine& y) { return x.a == y.a && x.b == y.b; }
-  friend std::ostream& operator<<(std::ostream& os, const affine& x) {
-    return os << "{" << x.a << "," << x.b << "}";
-  }
-};
-// compose(f, g) = "f, then g": g(f(x)) = g.a*(f.a*x + f.b) + g.b.
-struct compose {
-  ONEPASS_HD affine operator()(const affine& f, const affine& g) const {
-    return {g.a * f.a, g.a * f.b + g.b};
-  }
-};
-
-// --- random inputs ---------------------------------------------------------------------
-// Chosen so that the exact answer is the only right answer (all comparisons are exact):
-//  * unsigned integers: full range; sums wrap mod 2^k, which is exact in any order;
-//  * int32 in [-1000, 1000], int64 in [-2^40, 2^40]: no partial sum of up to 2^31 items
-//    can overflow in practice (a random walk of 2^25 steps stays ~1e3x below the limits);
-//  * float / double: multiples of 1/256 in [-4, 4]. Every partial sum of a contiguous
-//    range is a multiple of 2^-8; while its magnitude stays below 2^15 it needs at most
-//    23 significant bits, so float (24) and double (53) represent it exactly and every
-//    summation order gives identical bits. The random walk of 2^24 such steps has a
-//    standard deviation of ~9.5e3 < 2^15 (the test asserts the bound on its data).
-//    Hence the tolerance for floats is zero — any difference is a real error.
-template <class T>
-T random_value(std::mt19937_64& rng) {
-  if constexpr (std::is_same_v<T, affine>) {
-    return {static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng())};
-  } else if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(static_cast<int>(rng() % 2049) - 1024) / static_cast<T>(256);
-  } else if constexpr (std::is_unsigned_v<T>) {
-    return static_cast<T>(rng());
-  } else if constexpr (sizeof(T) == 4) {
-    return static_cast<T>(static_cast<long long>(rng() % 2001) - 1000);
-  } else {
-    return static_cast<T>(static_cast<long long>(rng() % ((1ull << 41) + 1)) - (1ll << 40));
-  }
-}
-
-template <class T>
-std::vector<T> random_vector(long long n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<T> v(static_cast<std::size_t>(n));
-  for (auto& x : v) x = random_value<T>(rng);
-  return v;
-}
-
-// --- the CPU reference -----------------------------------------------------------------
-enum class kind { inclusive, exclusive };
-inline const char* kind_name(kind k) { return k == kind::inclusive ? "inclusive" : "exclusive"; }
-
-template <class T, class Op>
-std::vector<T> reference_scan(const std::vector<T>& in, kind k, T init, Op op) {
-  std::vector<T> out(in.size());
-  if (in.empty()) return out;
-  if (k == kind::inclusive) {
-    T acc = in[0];
-    out[0] = acc;
-    for (std::size_t i = 1; i < in.size(); ++i) out[i] = acc = op(acc, in[i]);
-  } else {
-    T acc = init;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      out[i] = acc;
-      acc = op(acc, in[i]);
-    }
-  }
-  return out;
-}
-
-// Float inputs must keep every partial sum below 2^15 for exact comparison (see above).
-template <class T>
-bool exactly_representable_sums(const std::vector<T>& in) {
-  if constexpr (std::is_floating_point_v<T>) {
-    double s = 0, lo = 0, hi = 0;
-    for (const T& x : in) {
-      s += static_cast<double>(x);
-      lo = std::min(lo, s);
-      hi = std::max(hi, s);
-    }
-    return hi - lo < 32768.0;  // any contiguous range sum is a difference of two prefixes
-  }
-  return true;
-}
-
-// Returns "" when equal, else a description of the first difference.
-template <class T>
-std::string first_difference(const std::vector<T>& expected, const std::vector<T>& actual) {
-  if (expected.size() != actual.size())
-    return "size " + std::to_string(actual.size()) + " != " + std::to_string(expected.size());
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (std::memcmp(&expected[i], &actual[i], sizeof(T)) != 0) {
-      std::ostringstream os;
-      os << "first difference at index " << i << " of " << expected.size() << ": expected "
-         << expected[i] << ", got " << actual[i];
-      return os.str();
-    }
-  }
-  return "";
-}
-
-template <class T>
-const char* type_name() {
-  if constexpr (std::is_same_v<T, int>) return "int32";
-  else if constexpr (std::is_same_v<T, unsigned>) return "uint32";
-  else if constexpr (std::is_same_v<T, long long>) return "int64";
-  else if constexpr (std::is_same_v<T, unsigned long long>) return "uint64";
-  else if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, affine>) return "affine";
-  else return "?";
-}
 
 }  // namespace onepass::test
