@@ -80,6 +80,60 @@ TEST(Validation, LadderVariantBeyondItsLimit) {
   }, "n", "at most 2048");
 }
 
+TEST(Validation, LadderBatchArguments) {
+  using onepass::ladder::scan_kind;
+  const auto& hs = onepass::ladder::find_scan<int, onepass::plus>("hillis_steele");
+  ASSERT_NE(hs.run_batch, nullptr);
+  auto run = [&](const int* in, long long n, long long batch, int* out) {
+    hs.run_batch(in, n, batch, out, scan_kind::inclusive, 0, onepass::plus{}, nullptr);
+  };
+  expect_rejected([&] { run(fake(0x1000), 1025, 10, fake(0x1000000)); }, "n", "at most 1024");
+  expect_rejected([&] { run(fake(0x1000), -1, 10, fake(0x1000000)); }, "n", "negative (-1)");
+  expect_rejected([&] { run(fake(0x1000), 10, -3, fake(0x1000000)); }, "batch", "negative (-3)");
+  expect_rejected([&] { run(fake(0x1000), 10, 1ll << 31, fake(0x1000000)); }, "batch", "2147483647 blocks");
+  expect_rejected([&] { run(nullptr, 10, 3, fake(0x1000000)); }, "in", "holds 30 items");
+  expect_rejected([&] { run(fake(0x1000), 10, 3, nullptr); }, "out", "null");
+  // The overlap check covers the whole batch: out starts inside the third array of in.
+  expect_rejected([&] { run(fake(0x1000), 10, 3, fake(0x1000 + 4 * 25)); }, "out", "overlaps 'in'");
+  // Empty arrays or an empty batch: nothing to check against the GPU, nothing launched.
+  EXPECT_NO_THROW(run(nullptr, 0, 5, nullptr));
+  EXPECT_NO_THROW(run(nullptr, 10, 0, nullptr));
+
+  const auto& bl = onepass::ladder::find_scan<float, onepass::maximum>("blelloch_bcf");
+  ASSERT_NE(bl.run_batch, nullptr);
+  expect_rejected([&] {
+    bl.run_batch(reinterpret_cast<const float*>(0x1000), 2049, 4, reinterpret_cast<float*>(0x100000),
+                 scan_kind::exclusive, 0.f, onepass::maximum{}, nullptr);
+  }, "n", "at most 2048");
+  expect_rejected([&] {
+    bl.run_batch(reinterpret_cast<const float*>(0x1000), 2048, -1, reinterpret_cast<float*>(0x100000),
+                 scan_kind::exclusive, 0.f, onepass::maximum{}, nullptr);
+  }, "batch", "negative");
+}
+
+// A batched variant without an item limit, to reach the n * batch overflow check, which
+// the real variants' limits make unreachable. Never launched: every call below throws.
+struct unlimited_batched : onepass::ladder::needs_no_workspace {
+  static constexpr const char* id = "unlimited_batched";
+  static constexpr onepass::index_t max_items = onepass::ladder::no_limit;
+  template <class T, class Op>
+  static void run_batch_unchecked(const T*, onepass::index_t, onepass::index_t, T*, onepass::ladder::scan_kind, T,
+                                  Op, cudaStream_t) {
+    ADD_FAILURE() << "run_batch_unchecked reached past the checks";
+  }
+};
+
+TEST(Validation, LadderBatchCountOverflow) {
+  static_assert(onepass::ladder::has_batch_v<unlimited_batched>);
+  static_assert(onepass::ladder::has_batch_v<onepass::ladder::hillis_steele>);
+  static_assert(!onepass::ladder::has_batch_v<onepass::ladder::sequential>);
+  expect_rejected([] {
+    onepass::ladder::run_scan_batch<unlimited_batched>(fake(0x1000), 1ll << 40, 1ll << 30, fake(0x1000000),
+                                                       onepass::ladder::scan_kind::inclusive, 0, onepass::plus{},
+                                                       nullptr);
+  }, "batch", "overflows");
+}
+
 TEST(Validation, UnknownVariantId) {
   expect_rejected([] { onepass::ladder::find_scan<int, onepass::plus>("quantum"); }, "id", "known: sequential");
 }
@@ -96,6 +150,19 @@ TEST(Registry, LadderOrderAndIds) {
     EXPECT_GT(std::string(v.summary).size(), 10u) << v.id;
     EXPECT_GE(v.passes, 1.0) << v.id;
   }
+}
+
+// The one-block variants, and only they, scan a batch of arrays in one launch.
+TEST(Registry, BatchedExactlyTheOneBlockVariants) {
+  const std::vector<std::string> batched = {"hillis_steele", "blelloch", "blelloch_bcf"};
+  auto expected = [&](const char* id) { return std::find(batched.begin(), batched.end(), id) != batched.end(); };
+  for (const auto& v : onepass::ladder::scan_variants()) EXPECT_EQ(v.batched, expected(v.id)) << v.id;
+  for (const auto& v : onepass::ladder::scan_registry<int, onepass::plus>()) {
+    EXPECT_EQ(v.run_batch != nullptr, expected(v.id)) << v.id;
+    EXPECT_EQ(v.batched, expected(v.id)) << v.id;
+  }
+  for (const auto& v : onepass::ladder::scan_registry<float, onepass::maximum>())
+    EXPECT_EQ(v.run_batch != nullptr, expected(v.id)) << v.id;
 }
 
 TEST(Errors, CudaErrorNamesTheCallAndTheCode) {

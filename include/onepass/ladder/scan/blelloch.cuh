@@ -7,6 +7,7 @@
 // most threads idle near the root. Tree strides are powers of two, so without padding the
 // threads of a warp hit the same shared-memory bank; "blelloch_bcf" skips one slot per
 // 128-byte bank row (i + i/32 for 4-byte items), which spreads them over the banks.
+// Both take a batch of independent arrays too, one block per array (run_batch_unchecked).
 #pragma once
 
 #include "onepass/functional.cuh"
@@ -36,6 +37,10 @@ __global__ void __launch_bounds__(1024)
     blelloch_kernel(const T* in, int n, T* out, bool exclusive, T init, Op op) {
   using layout = blelloch_layout<T, Padded>;
   __shared__ T a[layout::slots];
+  // Block b scans array b of a batch; 64-bit, as b * n passes 2^31 in a large batch.
+  const index_t array_start = static_cast<index_t>(blockIdx.x) * n;
+  in += array_start;
+  out += array_start;
   const int t = static_cast<int>(threadIdx.x);
   const int half = static_cast<int>(blockDim.x);
   const int m = 2 * half;
@@ -75,15 +80,20 @@ struct blelloch_variant : needs_no_workspace {
   static constexpr index_t max_items = 2048;
   static constexpr double passes = 1.0;
 
+  template <class T, class Op>
+  static void run_batch_unchecked(const T* in, index_t n, index_t batch, T* out, scan_kind kind,
+                                  T init, Op op, cudaStream_t stream) {
+    const int items = static_cast<int>(n);
+    int m = 2;
+    while (m < items) m <<= 1;
+    onepass::detail::launch(blelloch_kernel<T, Op, Padded>, static_cast<unsigned>(batch), m / 2, 0,
+                            stream, in, items, out, kind == scan_kind::exclusive, init, op);
+  }
 
   template <class T, class Op>
   static void run_unchecked(const T* in, index_t n, T* out, scan_kind kind, T init, Op op,
                             workspace /*ws*/, cudaStream_t stream) {
-    const int items = static_cast<int>(n);
-    int m = 2;
-    while (m < items) m <<= 1;
-    onepass::detail::launch(blelloch_kernel<T, Op, Padded>, 1, m / 2, 0, stream, in, items, out,
-                            kind == scan_kind::exclusive, init, op);
+    run_batch_unchecked(in, n, 1, out, kind, init, op, stream);
   }
 };
 

@@ -5,6 +5,7 @@
 // Few steps, but each step touches every item, so the work is O(n log n) instead of O(n),
 // and every step ends in a block-wide barrier. Two shared buffers (read one, write the
 // other) let a step run with one barrier instead of two. One block: at most 1024 items.
+// A batch of independent arrays runs one block per array (run_batch_unchecked).
 #pragma once
 
 #include "onepass/functional.cuh"
@@ -47,6 +48,10 @@ template <class T, class Op>
 __global__ void __launch_bounds__(1024)
     hillis_steele_kernel(const T* in, int n, T* out, bool exclusive, T init, Op op) {
   __shared__ hillis_steele_storage<T, 1024> storage;
+  // Block b scans array b of a batch; 64-bit, as b * n passes 2^31 in a large batch.
+  const index_t array_start = static_cast<index_t>(blockIdx.x) * n;
+  in += array_start;
+  out += array_start;
   const int t = static_cast<int>(threadIdx.x);
   // Threads past the end repeat the last item: a prefix never depends on later items,
   // so their results are never used. All reads of `in` happen before the first barrier
@@ -64,14 +69,20 @@ struct hillis_steele : needs_no_workspace {
   static constexpr index_t max_items = 1024;
   static constexpr double passes = 1.0;
 
+  template <class T, class Op>
+  static void run_batch_unchecked(const T* in, index_t n, index_t batch, T* out, scan_kind kind,
+                                  T init, Op op, cudaStream_t stream) {
+    const int items = static_cast<int>(n);
+    const int threads = (items + 31) / 32 * 32;  // whole warps
+    onepass::detail::launch(detail::hillis_steele_kernel<T, Op>, static_cast<unsigned>(batch),
+                            threads, 0, stream, in, items, out, kind == scan_kind::exclusive,
+                            init, op);
+  }
 
   template <class T, class Op>
   static void run_unchecked(const T* in, index_t n, T* out, scan_kind kind, T init, Op op,
                             workspace /*ws*/, cudaStream_t stream) {
-    const int items = static_cast<int>(n);
-    const int threads = (items + 31) / 32 * 32;  // whole warps
-    onepass::detail::launch(detail::hillis_steele_kernel<T, Op>, 1, threads, 0, stream, in,
-                            items, out, kind == scan_kind::exclusive, init, op);
+    run_batch_unchecked(in, n, 1, out, kind, init, op, stream);
   }
 };
 

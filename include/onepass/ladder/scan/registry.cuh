@@ -7,6 +7,14 @@
 //   for (const auto& v : onepass::ladder::scan_registry<float, onepass::plus>())
 //     v.run(in, n, out, scan_kind::exclusive, 0.f, onepass::plus{}, ws, stream);
 //   onepass::ladder::find_scan<int, onepass::maximum>("lookback_warp").run(...);
+//
+// An entry's run_batch scans `batch` arrays of n items stored back to back, one block
+// per array, in one launch (see common.cuh): it is run_scan_batch for the variants that
+// have run_batch_unchecked (the one-block variants, whose `batched` is true) and nullptr
+// for the others. It checks its arguments like run, and takes no workspace.
+//
+//   const auto& hs = onepass::ladder::find_scan<float, onepass::plus>("hillis_steele");
+//   if (hs.run_batch) hs.run_batch(in, 1024, 10000, out, scan_kind::inclusive, 0.f, {}, stream);
 #pragma once
 
 #include <string>
@@ -41,6 +49,7 @@ struct scan_variant_info {
   const char* summary;
   index_t max_items;  // no_limit (-1) when any n works
   double passes;      // passes over device memory, 1 = each item read once and written once
+  bool batched;       // has run_batch: many arrays of up to max_items, one block each
 };
 
 template <class T, class Op>
@@ -48,12 +57,24 @@ struct scan_entry : scan_variant_info {
   std::size_t (*workspace_bytes)(index_t n);
   void (*run)(const T* in, index_t n, T* out, scan_kind kind, T init, Op op, workspace ws,
               cudaStream_t stream);  // checks its arguments; throws onepass::invalid_argument
+  // nullptr unless `batched`; checks its arguments like run.
+  void (*run_batch)(const T* in, index_t n, index_t batch, T* out, scan_kind kind, T init, Op op,
+                    cudaStream_t stream);
 };
 
 namespace detail {
 template <class V>
 constexpr scan_variant_info info_of() {
-  return {V::id, V::summary, V::max_items, V::passes};
+  return {V::id, V::summary, V::max_items, V::passes, has_batch_v<V>};
+}
+template <class V, class T, class Op>
+constexpr auto run_batch_of() {
+  using fn = decltype(scan_entry<T, Op>::run_batch);
+  if constexpr (has_batch_v<V>) {
+    return static_cast<fn>(&run_scan_batch<V, T, Op>);
+  } else {
+    return static_cast<fn>(nullptr);
+  }
 }
 template <class... Vs>
 std::vector<scan_variant_info> infos(variant_list<Vs...>) {
@@ -62,7 +83,7 @@ std::vector<scan_variant_info> infos(variant_list<Vs...>) {
 template <class T, class Op, class... Vs>
 std::vector<scan_entry<T, Op>> entries(variant_list<Vs...>) {
   return {scan_entry<T, Op>{info_of<Vs>(), &Vs::template workspace_bytes<T, Op>,
-                            &run_scan<Vs, T, Op>}...};
+                            &run_scan<Vs, T, Op>, run_batch_of<Vs, T, Op>()}...};
 }
 }  // namespace detail
 
