@@ -1,12 +1,13 @@
 // scan_tuning_sweep — tries tile shapes and lookback back-off for the production scan at
-// one size, CUB and the copy in the same run; each output verified before it is timed.
+// one size, CUB and the copy in the same run; each output verified before it is timed,
+// timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/scan_tuning.cuh (docs/perf/scan.md).
 //   scan_tuning_sweep [log2_n=28]
 #include <cstdio>
 
+#include "gpu.cuh"
 #include "onepass/ladder/scan/registry.cuh"
-#include "support/test_support.cuh"
-#include "timing.cuh"
+#include "support/reference.hpp"
 
 using namespace onepass;
 
@@ -20,31 +21,34 @@ struct sweep {
   long long n;
   std::vector<T> host;
   std::vector<T> expected;
-  test::device_buffer<T> in, out;
+  bench::device_array<T> in, out;
   double copy_gbps;
-  cudaEvent_t a, b;
+  bench::timer& time;
   int failures = 0;
 
-  sweep(long long n_, cudaEvent_t a_, cudaEvent_t b_)
-      : n(n_), host(test::random_vector<T>(n_, 7)),
-        expected(test::reference_scan(host, test::kind::inclusive, T{}, plus{})), in(host), out(n_), a(a_), b(b_) {
-    const auto t = bench::time_it([&] { ONEPASS_CUDA_TRY(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice)); }, a, b);
+  sweep(long long n_, bench::timer& t_)
+      : n(n_), host(bench::random_input<T>(n_, 7)),
+        expected(test::reference_scan(host, test::kind::inclusive, T{}, plus{})), in(n_), out(n_), time(t_) {
+    in.upload(host);
+    const auto t = time.run([&] { ONEPASS_CUDA_TRY(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice, time.stream())); });
     copy_gbps = 2.0 * n * sizeof(T) / t.median / 1e6;
     std::printf("%s n=%lld copy %.0f GB/s\n", test::type_name<T>(), n, copy_gbps);
   }
 
   template <class F>
   void measure(const char* name, F&& call) {
-    out.poison();
+    ONEPASS_CUDA_TRY(cudaMemset(out.get(), 0xA5, out.bytes()));
     call();
     ONEPASS_CUDA_TRY(cudaDeviceSynchronize());
-    const std::string diff = test::first_difference(expected, out.download());
+    std::vector<T> got(static_cast<std::size_t>(n));
+    ONEPASS_CUDA_TRY(cudaMemcpy(got.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
+    const std::string diff = test::first_difference(expected, got);
     if (!diff.empty()) {
       std::printf("  %-22s FAILED %s\n", name, diff.c_str());
       ++failures;
       return;
     }
-    const auto t = bench::time_it(call, a, b);
+    const auto t = time.run(call);
     const double gbps = 2.0 * n * sizeof(T) / t.median / 1e6;
     std::printf("  %-22s %7.3f ms  %5.1f%% of copy\n", name, t.median, 100 * gbps / copy_gbps);
   }
@@ -54,31 +58,32 @@ struct sweep {
     constexpr auto r = Row::value;
     char name[64];
     std::snprintf(name, sizeof name, "%dx%d backoff %u", r.block_threads, r.items_per_thread, r.lookback_backoff_ns);
-    test::device_buffer<unsigned char> ws(static_cast<long long>(onepass::detail::scan_plan<T, Row>::workspace_bytes(n)));
+    bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::scan_plan<T, Row>::workspace_bytes(n)));
     measure(name, [&] {
-      onepass::detail::scan_dispatch<false, Row>(in.get(), n, out.get(), T{}, plus{}, workspace{ws.get(), ws.bytes()}, nullptr);
+      onepass::detail::scan_dispatch<false, Row>(in.get(), n, out.get(), T{}, plus{}, workspace{ws.get(), ws.bytes()}, time.stream());
     });
   }
 
   void try_cub() {
     const auto& v = ladder::find_scan<T, plus>("cub");
-    test::device_buffer<unsigned char> ws(static_cast<long long>(v.workspace_bytes(n)));
-    measure("cub", [&] { v.run(in.get(), n, out.get(), ladder::scan_kind::inclusive, T{}, plus{}, workspace{ws.get(), ws.bytes()}, nullptr); });
+    bench::device_array<unsigned char> ws(static_cast<long long>(v.workspace_bytes(n)));
+    measure("cub", [&] { v.run(in.get(), n, out.get(), ladder::scan_kind::inclusive, T{}, plus{}, workspace{ws.get(), ws.bytes()}, time.stream()); });
   }
 };
 
 int main(int argc, char** argv) try {
-  if (!test::gpu_available()) {
-    std::fprintf(stderr, "scan_tuning_sweep: %s\n", test::gpu_unavailable_reason().c_str());
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "scan_tuning_sweep: no usable CUDA device\n");
     return 2;
   }
   const long long n = 1ll << (argc > 1 ? std::atoi(argv[1]) : 28);
-  cudaEvent_t a, b;
-  ONEPASS_CUDA_TRY(cudaEventCreate(&a));
-  ONEPASS_CUDA_TRY(cudaEventCreate(&b));
+  cudaStream_t stream;
+  ONEPASS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
   int failures = 0;
   {
-    sweep<int> s(n, a, b);
+    sweep<int> s(n, time);
     s.try_cub();
     s.try_row<row<256, 16, 32>>();
     s.try_row<row<256, 16, 0>>();
@@ -96,7 +101,7 @@ int main(int argc, char** argv) try {
     failures += s.failures;
   }
   {
-    sweep<long long> s(n / 2, a, b);
+    sweep<long long> s(n / 2, time);
     s.try_cub();
     s.try_row<row<256, 8, 32>>();
     s.try_row<row<256, 8, 0>>();

@@ -1,0 +1,847 @@
+#!/usr/bin/env python3
+"""Measure the Python peers (torch.cumsum, cupy.cumsum) and write "onepass-bench/1" JSON.
+
+Usage:
+    python3 bench/peers.py                       # the seed tables (--preset seeds)
+    python3 bench/peers.py --json peers.json --markdown peers.md
+    python3 bench/peers.py --n 2^28 2^28+1 64M --dtype int32,float --peers torch
+    python3 bench/peers.py --iters 50 --warmup 5
+
+Options:
+    --preset seeds   the tables the C++ onepass-bench also writes, with the same titles
+                     (default when --n is not given)
+    --n N ...        custom sizes: "2^28", "2^28+1", "268435456", "64M" (K/M/G = 2^10/20/30)
+    --dtype LIST     custom element types: int32, int64, float, double (default int32)
+    --peers LIST     torch,cupy (default both); one that does not import is skipped
+    --iters, --warmup, --json FILE, --markdown FILE, --seed
+
+Each variant's output is checked against a numpy reference on the CPU before it is
+timed; a mismatch is recorded as verified false, printed as FAILED, and makes the exit
+code 1. Exit code 2: no CUDA device (or neither framework imports). Progress goes to
+stderr, the results table to stdout.
+
+The copy and read ceilings are measured in the same run, so "% of copy" compares
+against this GPU at this moment, like the C++ tool does. Everything runs on device 0.
+
+Only the standard library is imported at module level: the size parser, the record
+and document builders and the formatters are pure functions that the unit tests in
+bench/test_check_results.py exercise on machines without torch, cupy or numpy.
+"""
+
+import argparse
+import datetime
+import os
+import re
+import shlex
+import sys
+
+SCHEMA = "onepass-bench/1"
+
+# Canonical dtype names (as the C++ tool writes them) -> numpy names. The
+# peers cover the scan element types whose reference can be made exact.
+DTYPES = {"int32": "int32", "int64": "int64", "float": "float32", "double": "float64"}
+DTYPE_ALIASES = {"float32": "float", "float64": "double", "int": "int32"}
+
+SUFFIXES = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+PEERS = ("torch", "cupy")
+VARIANT = {"torch": "torch.cumsum", "cupy": "cupy.cumsum"}
+
+NO_EXCLUSIVE = "inclusive cumsum: the library has no exclusive scan"
+
+# (table title, dtype, n, kind measured, note). Titles must match the C++
+# tool's byte for byte: plot.py merges tables by title.
+SEED_CASES = (
+    ("scan: int32, 2^30 items, inclusive sum", "int32", 1 << 30, "inclusive", None),
+    ("scan: float, 64M items, exclusive sum", "float", 1 << 26, "inclusive", NO_EXCLUSIVE),
+    ("scan: float, 16M items, inclusive sum", "float", 1 << 24, "inclusive", None),
+)
+
+CEILING_N = 1 << 30  # items of int32 for copy/read, halved until it fits
+SEED = 42
+# Integer inputs: small enough that no partial sum of 2^30 of them leaves
+# int32 in practice (a random walk of that length strays ~2e7 from zero).
+INT_RANGE = (-1000, 1000)
+# Float inputs are k / 256 with k in this range: every partial sum is a
+# multiple of 1/256 far below 2^16 in magnitude, hence exact in float32 in any
+# association order, so the check can be bitwise.
+FLOAT_K_RANGE = (-16, 16)
+FLOAT_SCALE = 256
+
+# Assumed L2 size when the framework cannot report it: at least that of any
+# current data-centre GPU (B200: 126 MB), so the 2x flush still evicts.
+FALLBACK_L2_BYTES = 128 << 20
+
+
+class NoDevice(Exception):
+    """The framework imported but sees no CUDA device."""
+
+
+# ---------------------------------------------------------------------------
+# Pure helpers (no torch, cupy or numpy)
+
+
+_TERM = re.compile(r"^(?:(\d+)\^(\d+)|(\d+)([KMG]?))$", re.IGNORECASE)
+
+
+def parse_size(text):
+    """Parse an item count: "2^28", "2^28+1", "2^20-3", "268435456", "64M", "1G+5"."""
+    s = text.strip().replace("_", "")
+    parts = re.split(r"([+-])", s)
+    if not parts or not parts[0]:
+        raise ValueError(f"bad size {text!r}")
+    total, sign = 0, 1
+    for i, part in enumerate(parts):
+        if i % 2 == 1:
+            sign = 1 if part == "+" else -1
+            continue
+        m = _TERM.match(part.strip())
+        if not m:
+            raise ValueError(f"bad size {text!r}: cannot read {part!r}")
+        if m.group(1) is not None:
+            value = int(m.group(1)) ** int(m.group(2))
+        else:
+            value = int(m.group(3)) * SUFFIXES.get(m.group(4).upper(), 1)
+        total += sign * value
+    if total < 1:
+        raise ValueError(f"bad size {text!r}: must be at least 1")
+    return total
+
+
+def size_label(n):
+    """As onepass-bench's format_count: "2^k" from 2^10 up, "2^k+c" / "2^k-c" close to
+    a power of two, the plain number otherwise; so custom titles match."""
+    if n >= 1:
+        k = n.bit_length() - 1
+        for e in (k, k + 1):
+            if e < 10 or e > 62:
+                continue
+            offset = n - (1 << e)
+            if offset == 0:
+                return f"2^{e}"
+            near = min(1024, (1 << e) >> 6)  # 2^28+1, but 1000 rather than 2^10-24
+            if -near <= offset <= near:
+                return f"2^{e}{'+' if offset > 0 else '-'}{abs(offset)}"
+    return str(n)
+
+
+def canonical_dtype(name):
+    name = name.strip().lower()
+    name = DTYPE_ALIASES.get(name, name)
+    if name not in DTYPES:
+        raise ValueError(f"unsupported dtype {name!r} (supported: {', '.join(DTYPES)})")
+    return name
+
+
+def custom_title(dtype, n):
+    return f"scan: {dtype}, {size_label(n)} items, inclusive sum"
+
+
+def build_cases(sizes, dtypes):
+    """Cases as (title, dtype, n, kind, note); the seed preset when sizes is empty."""
+    if not sizes:
+        return list(SEED_CASES)
+    return [(custom_title(d, n), d, n, "inclusive", None) for d in dtypes for n in sizes]
+
+
+def summarize(times_ms):
+    """(median, min, max). For an even count the median is the mean of the two
+    middle elements, as in onepass-bench (bench/gpu.cuh), so both tools report the
+    same statistic."""
+    t = sorted(times_ms)
+    m = len(t)
+    median = t[m // 2] if m % 2 else 0.5 * (t[m // 2 - 1] + t[m // 2])
+    return median, t[0], t[-1]
+
+
+def gbps_of(bytes_moved, ms):
+    return bytes_moved / (ms * 1e-3) / 1e9
+
+
+def make_record(primitive, variant, dtype, n, params, bytes_moved, times_ms, copy_gbps, read_gbps):
+    """One schema record. times_ms None means the output failed verification:
+    verified false and every timing field null. bytes_moved is the minimum
+    traffic of the operation, the numerator of gbps."""
+    rec = {
+        "primitive": primitive,
+        "variant": variant,
+        "dtype": dtype,
+        "n": int(n),
+        "params": dict(params),
+        "ms_median": None,
+        "ms_min": None,
+        "ms_max": None,
+        "gbps": None,
+        "pct_of_copy": None,
+        "pct_of_read": None,
+        "items_per_s": None,
+        "verified": times_ms is not None,
+    }
+    if times_ms is None:
+        return rec
+    med, lo, hi = summarize(times_ms)
+    if med <= 0:
+        raise ValueError(f"{variant}: median time {med} ms is not positive")
+    gbps = gbps_of(bytes_moved, med)
+    rec.update(
+        ms_median=float(med),
+        ms_min=float(lo),
+        ms_max=float(hi),
+        gbps=gbps,
+        pct_of_copy=100.0 * gbps / copy_gbps,
+        pct_of_read=100.0 * gbps / read_gbps,
+        items_per_s=n / (med * 1e-3),
+    )
+    return rec
+
+
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def make_document(tool, gpu, sm_count, cuda, command, warmup, iters, l2_flush_bytes,
+                  copy_gbps, read_gbps, records, date=None):
+    return {
+        "schema": SCHEMA,
+        "tool": tool,
+        "gpu": gpu,
+        "sm_count": int(sm_count),
+        "cuda": cuda,
+        "date": date or utc_now(),
+        "command": command,
+        "method": {"warmup": int(warmup), "iters": int(iters), "l2_flush_bytes": int(l2_flush_bytes)},
+        "copy_gbps": float(copy_gbps),
+        "read_gbps": float(read_gbps),
+        "records": list(records),
+    }
+
+
+def group_tables(records):
+    """[(title, [records])] in order of first appearance."""
+    tables = {}
+    for r in records:
+        tables.setdefault(r["params"]["table"], []).append(r)
+    return list(tables.items())
+
+
+def md_cell(text):
+    return str(text).replace("|", "\\|")  # a bare pipe would end the cell
+
+
+def fmt_ms(ms):
+    # Enough digits to tell runs apart at every size from 10 us to seconds.
+    if ms >= 100:
+        return f"{ms:.1f}"
+    if ms >= 1:
+        return f"{ms:.3f}"
+    return f"{ms:.4f}"
+
+
+def fmt_time(r, failed="FAILED"):
+    if not r["verified"]:
+        return failed
+    return f"{fmt_ms(r['ms_median'])} ({fmt_ms(r['ms_min'])}–{fmt_ms(r['ms_max'])})"
+
+
+def format_text(doc):
+    """Aligned plain-text tables, one per table title."""
+    head = ("variant", "n", "ms median (min–max)", "GB/s", "% of copy", "verified")
+    right = (False, True, True, True, True, False)
+    out = []
+    for title, recs in group_tables(doc["records"]):
+        rows = [head]
+        for r in recs:
+            ok = r["verified"]
+            rows.append((
+                r["variant"],
+                size_label(r["n"]),
+                fmt_time(r, failed="-"),
+                f"{r['gbps']:.0f}" if ok else "-",
+                f"{r['pct_of_copy']:.1f}" if ok else "-",
+                "yes" if ok else "FAILED",
+            ))
+        widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+        out.append(title)
+        for row in rows:
+            cells = [c.rjust(w) if rj else c.ljust(w) for c, w, rj in zip(row, widths, right)]
+            out.append("  " + "  ".join(cells).rstrip())
+        out.append("")
+    return "\n".join(out)
+
+
+def format_markdown(doc):
+    """A Markdown section: heading, run description, one table per title."""
+    m = doc["method"]
+    lines = [
+        "## Python peers: PyTorch and CuPy",
+        "",
+        f"{doc['gpu']} ({doc['sm_count']} SMs), CUDA {doc['cuda']}, {doc['date']}, {doc['tool']}. "
+        f"Median (min–max) of {m['iters']} timed runs after {m['warmup']} untimed ones, "
+        f"L2 flushed ({m['l2_flush_bytes'] >> 20} MiB written) before each; "
+        f"copy {doc['copy_gbps']:.0f} GB/s, read {doc['read_gbps']:.0f} GB/s.",
+    ]
+    for title, recs in group_tables(doc["records"]):
+        lines += ["", f"### {title}", "",
+                  "| variant | n | time ms median (min–max) | GB/s | % of copy |",
+                  "|---|---:|---:|---:|---:|"]
+        notes = []
+        for r in recs:
+            ok = r["verified"]
+            gbps = f"{r['gbps']:.0f}" if ok else "–"
+            pct = f"{r['pct_of_copy']:.1f}" if ok else "–"
+            lines.append(f"| {md_cell(r['variant'])} | {size_label(r['n'])} | {fmt_time(r)} | {gbps} | {pct} |")
+            error = r["params"].get("error")
+            for text in (r["params"].get("note"), error and f"FAILED: {error}"):
+                if text and f"{r['variant']}: {text}" not in notes:
+                    notes.append(f"{r['variant']}: {text}")
+        if notes:
+            lines.append("")
+            lines += [f"- {n}" for n in notes]
+    return "\n".join(lines) + "\n"
+
+
+def version_string(v):
+    """CUDA's integer versions (12080) as "12.8"."""
+    return f"{v // 1000}.{(v % 1000) // 10}"
+
+
+# ---------------------------------------------------------------------------
+# Frameworks. Each backend times with its own events on its own current
+# stream, so no cross-framework stream ordering is ever needed.
+
+
+class TorchBackend:
+    name = "torch"
+    note = None  # nothing about torch's setup changes which kernel runs
+
+    def __init__(self):
+        import torch
+
+        if not torch.cuda.is_available():
+            raise NoDevice("torch sees no CUDA device")
+        self.torch = torch
+        torch.cuda.set_device(0)
+        self.device = torch.device("cuda", 0)
+        self.version = torch.__version__
+        self._flush = None
+        self._start = torch.cuda.Event(enable_timing=True)
+        self._end = torch.cuda.Event(enable_timing=True)
+
+    def device_info(self):
+        p = self.torch.cuda.get_device_properties(0)
+        return p.name, p.multi_processor_count, getattr(p, "L2_cache_size", 0)
+
+    def runtime_version(self):
+        return self.torch.version.cuda or "unknown"
+
+    def driver_version(self):
+        return None  # torch has no public call for it
+
+    def free_bytes(self):
+        return self.torch.cuda.mem_get_info(0)[0]
+
+    def random_ints(self, n, lo, hi, np_dtype, seed):
+        t = self.torch
+        g = t.Generator(device=self.device)
+        g.manual_seed(seed)
+        return t.randint(lo, hi + 1, (n,), generator=g, device=self.device, dtype=getattr(t, np_dtype))
+
+    def to_dtype(self, x, np_dtype):
+        return x.to(getattr(self.torch, np_dtype))
+
+    def div_(self, x, d):
+        x.div_(d)
+
+    def to_host(self, x):
+        return x.cpu().numpy()
+
+    def from_host(self, h):
+        return self.torch.from_numpy(h).to(self.device)
+
+    def empty_like(self, x):
+        return self.torch.empty_like(x)
+
+    def fill(self, x, value):
+        x.fill_(value)
+
+    def cumsum(self, x, out):
+        # dtype kept explicitly: without it torch.cumsum turns int32 into int64.
+        self.torch.cumsum(x, 0, dtype=x.dtype, out=out)
+
+    def copy(self, src, dst):
+        dst.copy_(src)  # a cudaMemcpyAsync device-to-device for equal contiguous tensors
+
+    def read_max(self, x):
+        # An int32 max reads every item and needs no widening; torch.sum(dtype=int64)
+        # converts first and reached only ~18% of the copy bandwidth on an H200.
+        return self.torch.amax(x)
+
+    def scalar(self, s):
+        return int(s.item())
+
+    def equal(self, a, b):
+        return bool(self.torch.equal(a, b))
+
+    def set_flush(self, nbytes):
+        self._flush = self.torch.empty(nbytes, dtype=self.torch.uint8, device=self.device)
+
+    def flush(self):
+        self._flush.zero_()
+
+    def time_once(self, op):
+        self._start.record()
+        op()
+        self._end.record()
+        self._end.synchronize()
+        return self._start.elapsed_time(self._end)
+
+    def release(self):
+        self.torch.cuda.synchronize()
+        self.torch.cuda.empty_cache()
+
+
+class CupyBackend:
+    name = "cupy"
+
+    def __init__(self):
+        import cupy
+
+        self.cupy = cupy
+        try:
+            count = cupy.cuda.runtime.getDeviceCount()
+        except cupy.cuda.runtime.CUDARuntimeError as e:
+            raise NoDevice(f"cupy sees no CUDA device ({e})") from None
+        if count < 1:
+            raise NoDevice("cupy sees no CUDA device")
+        cupy.cuda.Device(0).use()
+        self.version = cupy.__version__
+        self._flush = None
+        self._start = cupy.cuda.Event()
+        self._end = cupy.cuda.Event()
+        self.note = self._accelerator_note()
+
+    def _accelerator_note(self):
+        # Whether cupy.cumsum runs CUB's scan or cupy's own kernel depends on
+        # CUPY_ACCELERATORS (CUB by default); record which one was timed.
+        try:
+            from cupy._core import _accelerator as acc
+
+            on = acc.ACCELERATOR_CUB in acc.get_routine_accelerators()
+            return "CUB accelerator on" if on else "CUB accelerator off"
+        except (ImportError, AttributeError):
+            env = os.environ.get("CUPY_ACCELERATORS")
+            return f"CUPY_ACCELERATORS={env}" if env is not None else None
+
+    def device_info(self):
+        p = self.cupy.cuda.runtime.getDeviceProperties(0)
+        name = p["name"]
+        if isinstance(name, bytes):
+            name = name.decode(errors="replace")
+        return name, p["multiProcessorCount"], p.get("l2CacheSize", 0)
+
+    def runtime_version(self):
+        return version_string(self.cupy.cuda.runtime.runtimeGetVersion())
+
+    def driver_version(self):
+        return version_string(self.cupy.cuda.runtime.driverGetVersion())
+
+    def free_bytes(self):
+        return self.cupy.cuda.runtime.memGetInfo()[0]
+
+    def random_ints(self, n, lo, hi, np_dtype, seed):
+        rs = self.cupy.random.RandomState(seed)
+        return rs.randint(lo, hi + 1, size=n, dtype=np_dtype)
+
+    def to_dtype(self, x, np_dtype):
+        return x.astype(np_dtype)
+
+    def div_(self, x, d):
+        x /= d
+
+    def to_host(self, x):
+        return self.cupy.asnumpy(x)
+
+    def from_host(self, h):
+        return self.cupy.asarray(h)
+
+    def empty_like(self, x):
+        return self.cupy.empty_like(x)
+
+    def fill(self, x, value):
+        x.fill(value)
+
+    def cumsum(self, x, out):
+        # dtype kept explicitly: like numpy, cupy.cumsum promotes int32 to int64.
+        self.cupy.cumsum(x, dtype=x.dtype, out=out)
+
+    def copy(self, src, dst):
+        # cudaMemcpyAsync, as torch's copy_ and the C++ tool use, rather than
+        # an elementwise kernel.
+        dst.data.copy_from_device_async(src.data, src.nbytes, self.cupy.cuda.get_current_stream())
+
+    def read_max(self, x):
+        return x.max()
+
+    def scalar(self, s):
+        return int(s.get())
+
+    def equal(self, a, b):
+        return bool(self.cupy.array_equal(a, b))
+
+    def set_flush(self, nbytes):
+        self._flush = self.cupy.empty(nbytes, dtype=self.cupy.uint8)
+
+    def flush(self):
+        self._flush.fill(0)
+
+    def time_once(self, op):
+        stream = self.cupy.cuda.get_current_stream()
+        self._start.record(stream)
+        op()
+        self._end.record(stream)
+        self._end.synchronize()
+        return self.cupy.cuda.get_elapsed_time(self._start, self._end)
+
+    def release(self):
+        self.cupy.cuda.Device(0).synchronize()
+        self.cupy.get_default_memory_pool().free_all_blocks()
+        self.cupy.get_default_pinned_memory_pool().free_all_blocks()
+
+
+BACKENDS = {"torch": TorchBackend, "cupy": CupyBackend}
+
+
+def driver_version_ctypes():
+    """The driver version straight from libcuda, for when cupy is absent."""
+    import ctypes
+
+    try:
+        lib = ctypes.CDLL("libcuda.so.1")
+        v = ctypes.c_int(0)
+        if lib.cuDriverGetVersion(ctypes.byref(v)) == 0:
+            return version_string(v.value)
+    except OSError:
+        pass
+    return "unknown"
+
+
+def log(msg):
+    print(f"peers: {msg}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------
+# Measurement
+
+
+def time_op(backend, op, warmup, iters):
+    """Per-run milliseconds. The L2 flush is enqueued before the start event,
+    so it is not timed, but the op then starts with a cold cache. The timed
+    region also holds whatever host-side launch cost of the op the flush
+    kernel did not hide: that is part of what a user of the framework pays."""
+    for _ in range(warmup):
+        op()
+    times = []
+    for _ in range(iters):
+        backend.flush()
+        times.append(backend.time_once(op))
+    return times
+
+
+def random_input(backend, dtype, n, seed):
+    """Random, never all-zero input generated on the GPU with a fixed seed."""
+    np_dtype = DTYPES[dtype]
+    if dtype in ("int32", "int64"):
+        return backend.random_ints(n, *INT_RANGE, np_dtype, seed)
+    k = backend.random_ints(n, *FLOAT_K_RANGE, "int32", seed)
+    x = backend.to_dtype(k, np_dtype)
+    del k
+    backend.div_(x, FLOAT_SCALE)  # exact: a power of two
+    return x
+
+
+def reference_scan(host):
+    """Inclusive sum on the CPU, in the input's dtype. Integers accumulate in
+    int64 and wrap on the cast back, as the GPU's int32 arithmetic would;
+    floats accumulate in float64, exact for these inputs."""
+    import numpy as np
+
+    if host.dtype.kind in "iu":
+        return np.cumsum(host, dtype=np.int64).astype(host.dtype)
+    return np.cumsum(host, dtype=np.float64).astype(host.dtype)
+
+
+def first_difference(expected, got):
+    """None when equal bit for bit, else the FAILED message."""
+    import numpy as np
+
+    if expected.shape != got.shape:
+        return f"expected {expected.shape[0]} items, got {got.shape[0]}"
+    # Compare bit patterns: catches -0.0 vs 0.0 and makes NaN unequal to NaN.
+    as_bits = np.dtype(f"u{expected.dtype.itemsize}")
+    a, b = expected.view(as_bits), got.view(as_bits)
+    if np.array_equal(a, b):
+        return None
+    i = int(np.flatnonzero(a != b)[0])
+    return f"first difference at index {i}: expected {expected[i]}, got {got[i]}"
+
+
+def poison_value(dtype):
+    # A value the reference cannot produce everywhere, so a kernel that
+    # writes nothing cannot pass by finding an earlier result in reused memory.
+    return float("nan") if dtype in ("float", "double") else 0x5A5A5A5A
+
+
+def measure_ceilings(backend, seed, warmup, iters, flush_bytes):
+    """copy_gbps, read_gbps and their two baseline records."""
+    import numpy as np
+
+    n = CEILING_N
+    # Source and destination together within half of what is free, leaving
+    # room for the framework's own workspace.
+    free = backend.free_bytes()
+    while n > 1 and 2 * 4 * n > free // 2:
+        n //= 2
+    table = f"ceilings: int32, {size_label(n)} items"
+    log(f"{table}: copy and read with {backend.name} (L2 flush {flush_bytes >> 20} MiB)")
+
+    src = random_input(backend, "int32", n, seed)
+    dst = backend.empty_like(src)
+    backend.fill(dst, poison_value("int32"))
+    backend.copy(src, dst)
+    copy_ok = backend.equal(src, dst)
+    copy_t = time_op(backend, lambda: backend.copy(src, dst), warmup, iters)
+    dst = None  # dropped, not del: the timing lambdas still name it
+
+    expected_max = int(np.max(backend.to_host(src)))
+    got_max = backend.scalar(backend.read_max(src))
+    read_ok = got_max == expected_max
+    # The read ceiling is a max-reduction to one int32: it reads every byte once
+    # and writes nothing worth counting, so bytes = nbytes. A framework
+    # reduction may fall a little short of the pure read bandwidth; the C++
+    # tool measures its own read kernel, and each file is judged against its
+    # own ceilings.
+    read_t = time_op(backend, lambda: backend.read_max(src), warmup, iters)
+    src = None
+    backend.release()
+
+    copy_bytes, read_bytes = 2 * 4 * n, 4 * n
+    copy_gbps = gbps_of(copy_bytes, summarize(copy_t)[0])
+    read_gbps = gbps_of(read_bytes, summarize(read_t)[0])
+    if not copy_ok:
+        log(f"{table}: copy: FAILED: output differs from input")
+    if not read_ok:
+        log(f"{table}: read: FAILED: max {got_max}, expected {expected_max}")
+    copy_params, read_params = {"table": table}, {"table": table}
+    if not copy_ok:
+        copy_params["error"] = "output differs from input"
+    if not read_ok:
+        read_params["error"] = f"max {got_max}, expected {expected_max}"
+    records = [
+        make_record("baseline", "copy", "int32", n, copy_params, copy_bytes,
+                    copy_t if copy_ok else None, copy_gbps, read_gbps),
+        make_record("baseline", "read", "int32", n, read_params, read_bytes,
+                    read_t if read_ok else None, copy_gbps, read_gbps),
+    ]
+    log(f"{table}: copy {copy_gbps:.0f} GB/s, read {read_gbps:.0f} GB/s")
+    return copy_gbps, read_gbps, records, copy_ok and read_ok
+
+
+def scan_notes(peer, dtype, note, backend_note=None):
+    notes = [note] if note else []
+    if dtype == "int32":
+        notes.append(f"dtype=int32 passed: {VARIANT[peer]} promotes int32 to int64 otherwise")
+    if backend_note:
+        notes.append(backend_note)
+    return "; ".join(notes)
+
+
+def run_case(case, generator, peers, seed, warmup, iters, ceilings):
+    """Records for one table and the number of failures."""
+    import numpy as np
+
+    title, dtype, n, kind, note = case
+    itemsize = np.dtype(DTYPES[dtype]).itemsize
+    x = random_input(generator, dtype, n, seed)
+    host = generator.to_host(x)
+    del x
+    generator.release()
+    expected = reference_scan(host)
+
+    records, failures = [], 0
+    for peer, b in peers.items():
+        variant = VARIANT[peer]
+        params = {"table": title, "op": "sum", "kind": kind, "passes": 1.0}
+        text = scan_notes(peer, dtype, note, getattr(b, "note", None))
+        if text:
+            params["note"] = text
+        x = out = None
+        try:
+            x = b.from_host(host)
+            out = b.empty_like(x)
+            b.fill(out, poison_value(dtype))
+            b.cumsum(x, out)
+            diff = first_difference(expected, b.to_host(out))
+            times = None
+            if diff is None:
+                times = time_op(b, lambda: b.cumsum(x, out), warmup, iters)
+        except Exception as e:  # noqa: BLE001 - report any framework error and go on
+            log(f"{title}: {variant}: error: {type(e).__name__}: {e}")
+            failures += 1
+            continue
+        finally:
+            x = out = None  # the 2^30 cases need the memory back before the next peer
+            b.release()
+        if diff is not None:
+            params["error"] = diff  # as onepass-bench records why a case failed
+        rec = make_record("scan", variant, dtype, n, params, 2 * itemsize * n, times, *ceilings)
+        records.append(rec)
+        if diff is not None:
+            failures += 1
+            log(f"{title}: {variant}: FAILED: {diff}")
+        else:
+            log(f"{title}: {variant}: {fmt_time(rec)} ms, {rec['gbps']:.0f} GB/s, "
+                f"{rec['pct_of_copy']:.1f}% of copy")
+    return records, failures
+
+
+# ---------------------------------------------------------------------------
+# Command line
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        description="Time torch.cumsum and cupy.cumsum on GPU 0 and write onepass-bench/1 JSON.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Sizes: 2^28, 2^28+1, 268435456, 64M (K, M, G = 2^10, 2^20, 2^30).",
+    )
+    p.add_argument("--preset", choices=["seeds"], help="the seed tables (default without --n)")
+    p.add_argument("--n", nargs="+", metavar="N", help="custom sizes (space or comma separated)")
+    p.add_argument("--dtype", nargs="+", metavar="LIST",
+                   help=f"custom dtypes, comma separated: {', '.join(DTYPES)} (default int32)")
+    p.add_argument("--peers", default="torch,cupy", help="frameworks to time (default torch,cupy)")
+    p.add_argument("--iters", type=int, default=20, help="timed runs per case (default 20)")
+    p.add_argument("--warmup", type=int, default=3, help="untimed runs first (default 3)")
+    p.add_argument("--seed", type=int, default=SEED, help=f"input seed (default {SEED})")
+    p.add_argument("--json", metavar="FILE", help="write the results here")
+    p.add_argument("--markdown", metavar="FILE", help="write a Markdown section here")
+    args = p.parse_args(argv)
+
+    if args.iters < 1:
+        p.error("--iters must be at least 1")
+    if args.warmup < 0:
+        p.error("--warmup must not be negative")
+    if args.n and args.preset:
+        p.error("--preset and --n are alternatives")
+    if args.dtype and not args.n:
+        p.error("--dtype needs --n (the seed preset fixes its own dtypes)")
+
+    def split(values):
+        return [v for item in values or [] for v in item.split(",") if v.strip()]
+
+    try:
+        args.sizes = [parse_size(s) for s in split(args.n)]
+        args.dtypes = [canonical_dtype(d) for d in split(args.dtype)] or ["int32"]
+    except ValueError as e:
+        p.error(str(e))
+    args.peer_list = split([args.peers])
+    for peer in args.peer_list:
+        if peer not in PEERS:
+            p.error(f"unknown peer {peer!r} (known: {', '.join(PEERS)})")
+    if not args.peer_list:
+        p.error("--peers is empty")
+    return args
+
+
+def load_backends(names, requested):
+    """{name: backend} of the frameworks that import and see a device, and
+    whether any imported at all."""
+    loaded, imported = {}, False
+    for name in names:
+        try:
+            loaded[name] = BACKENDS[name]()
+            imported = True
+        except ImportError as e:
+            what = f"skipping {VARIANT[name]}" if name in requested else "the ceilings use another framework"
+            log(f"{name} is not importable ({e}); {what}")
+        except NoDevice as e:
+            imported = True
+            log(str(e))
+    return loaded, imported
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    cases = build_cases(args.sizes, args.dtypes)
+
+    # torch is loaded even when only cupy is timed: when available it provides
+    # the ceilings and generates the inputs, so every run measures them alike.
+    wanted = list(dict.fromkeys(args.peer_list + ["torch"]))
+    loaded, imported = load_backends(wanted, args.peer_list)
+    if not loaded:
+        log("no CUDA device available" if imported else "neither torch nor cupy is importable")
+        return 2
+    peers = {name: loaded[name] for name in args.peer_list if name in loaded}
+    if not peers:
+        log("none of the requested peers can run")
+        return 2
+    primary = loaded.get("torch") or next(iter(loaded.values()))
+
+    gpu, sm_count, l2 = primary.device_info()
+    if not l2:
+        log(f"L2 size unknown; flushing {2 * FALLBACK_L2_BYTES >> 20} MiB")
+        l2 = FALLBACK_L2_BYTES
+    flush_bytes = 2 * l2
+    for b in loaded.values():
+        b.set_flush(flush_bytes)
+
+    runtimes = {b.name: b.runtime_version() for b in loaded.values()}
+    if len(set(runtimes.values())) == 1:
+        runtime = next(iter(runtimes.values()))
+    else:
+        runtime = ", ".join(f"{v} ({k})" for k, v in runtimes.items())
+    driver = loaded["cupy"].driver_version() if "cupy" in loaded else driver_version_ctypes()
+    cuda = f"runtime {runtime}, driver {driver}"
+    tool = "peers.py (" + ", ".join(f"{b.name} {b.version}" for b in loaded.values()) + ")"
+    log(f"{gpu}, {sm_count} SMs, CUDA {cuda}; {tool}")
+
+    copy_gbps, read_gbps, records, ok = measure_ceilings(primary, args.seed, args.warmup, args.iters, flush_bytes)
+    failures = 0 if ok else 1
+    for case in cases:
+        recs, f = run_case(case, primary, peers, args.seed, args.warmup, args.iters, (copy_gbps, read_gbps))
+        records += recs
+        failures += f
+
+    command = shlex.join([os.path.basename(sys.executable)] + sys.argv)
+    doc = make_document(tool, gpu, sm_count, cuda, command, args.warmup, args.iters, flush_bytes,
+                        copy_gbps, read_gbps, records)
+
+    # Self-check against the shared schema: a writer bug should fail here,
+    # not later in plot.py or in the docs.
+    try:
+        from check_results import validate
+    except ImportError:
+        validate = None
+    if validate:
+        problems = validate(doc)
+        for p in problems:
+            log(f"schema: {p}")
+        if problems:
+            failures += 1
+
+    print(format_text(doc))
+    if args.json:
+        import json
+
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")
+        log(f"wrote {args.json}")
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(format_markdown(doc))
+        log(f"wrote {args.markdown}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+// What onepass-bench can run (the catalogue) and what one invocation will run (the plan):
+// the tables, each a list of variants with the size each runs at. Host-only C++, tested
+// in CI without a GPU; main.cu builds the catalogue from the library's registries.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+
+namespace onepass::bench {
+
+struct variant_desc {
+  std::string id{};
+  std::string summary{};
+  double passes = 1.0;          // passes over device memory (1 = read once, write once)
+  long long max_items = -1;     // the variant rejects larger n; -1: any n
+  long long bench_items = -1;   // the bench times it at most at this n; -1: any n
+  std::string limit_reason{};   // why it runs at its own size, e.g. "one block"
+  bool batched = false;         // has a batched form (one block per array)
+};
+
+struct primitive_desc {
+  std::string name;
+  std::string summary{};
+  std::vector<std::string> dtypes;
+  std::vector<variant_desc> variants;
+};
+
+using catalogue = std::vector<primitive_desc>;
+
+struct planned_variant {
+  std::string id{};
+  long long n = 0;   // the size it runs at: the table's, or its own when smaller
+  double passes = 1.0;
+  std::string note;  // why n differs from the table's; empty otherwise
+};
+
+// One table: one primitive, element type and parameter set, several variants.
+struct bench_case {
+  std::string table;  // title, also params.table in the JSON
+  std::string primitive;
+  std::string dtype;
+  long long n = 0;    // items (per array when batch > 0)
+  std::string op = "sum";
+  std::string kind = "inclusive";
+  long long batch = 0;  // > 0: `batch` independent arrays of n items, one block each
+  std::vector<planned_variant> variants;
+};
+
+// The tables to run for `o`: the preset's (filtered by --primitive/--variant/--dtype), or
+// every selected primitive x dtype x size x op x kind. Unknown names are usage errors.
+std::vector<bench_case> make_plan(const options& o, const catalogue& c);
+
+// "scan: int32, 2^28 items, inclusive sum"
+std::string scan_title(const std::string& dtype, long long n, const std::string& op,
+                       const std::string& kind);
+
+// The text --list prints.
+std::string format_list(const catalogue& c);
+
+}  // namespace onepass::bench

@@ -1,0 +1,5 @@
+// The double instantiation of the scan tables (one file per type: parallel builds).
+#include "scan_bench.cuh"
+
+template std::vector<onepass::bench::record> onepass::bench::run_scan_table_typed<double>(
+    const bench_case&, scan_context&);

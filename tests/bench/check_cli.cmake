@@ -1,0 +1,40 @@
+# onepass-bench as a user meets it, on any machine: --help and --list need no GPU, a bad
+# command line is a usage error (exit 64), and without a visible GPU it says so and exits
+# with 2. CUDA_VISIBLE_DEVICES=-1 hides every GPU, so the last check is real on a GPU
+# machine too.
+#   cmake -DBENCH=path/to/onepass-bench -P check_cli.cmake
+
+function(expect_run expected_code)
+  cmake_parse_arguments(E "" "" "ARGS;OUT;ERR;ENV" ${ARGN})
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${E_ENV} ${BENCH} ${E_ARGS}
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL expected_code)
+    message(FATAL_ERROR "onepass-bench ${E_ARGS}: exit ${code}, expected ${expected_code}\nstdout:\n${out}\nstderr:\n${err}")
+  endif()
+  foreach(fragment IN LISTS E_OUT)
+    string(FIND "${out}" "${fragment}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "onepass-bench ${E_ARGS}: stdout lacks '${fragment}':\n${out}")
+    endif()
+  endforeach()
+  foreach(fragment IN LISTS E_ERR)
+    string(FIND "${err}" "${fragment}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "onepass-bench ${E_ARGS}: stderr lacks '${fragment}':\n${err}")
+    endif()
+  endforeach()
+  message(STATUS "ok: onepass-bench ${E_ARGS} -> ${code}")
+endfunction()
+
+expect_run(0 ARGS --help OUT "usage: onepass-bench" "--preset seeds" "Exit status")
+expect_run(0 ARGS --list OUT "baseline" "copy" "read" "scan" "sequential" "hillis_steele" "blelloch_bcf"
+                            "three_pass_warp" "chained" "lookback_warp" "lookback_vec16" "onepass" "cub")
+expect_run(64 ARGS --bogus ERR "unknown argument '--bogus'" "usage: onepass-bench")
+expect_run(64 ARGS --n 2^x ERR "--n: '2^x' is not a count")
+expect_run(64 ARGS --iters 0 ERR "--iters")
+expect_run(64 ARGS --variant fastest ERR "--variant: 'fastest' is not known")
+expect_run(64 ARGS --dtype int8 ERR "--dtype: 'int8' is not known")
+expect_run(64 ARGS --preset seeds --n 2^20 ERR "cannot be combined")
+expect_run(64 ARGS --json /nonexistent-dir/out.json ERR "cannot write '/nonexistent-dir/out.json'")
+expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --n 2^10 ERR "CUDA device" "nothing to measure")
+expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --preset seeds ERR "nothing to measure")

@@ -1,0 +1,223 @@
+// onepass-bench's command line and plan, without a GPU: sizes, flags, filters, presets,
+// and the errors a user gets for a bad command line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "cli.hpp"
+#include "plan.hpp"
+
+namespace onepass::bench {
+namespace {
+
+options parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "onepass-bench");
+  return parse_args(static_cast<int>(args.size()), args.data());
+}
+
+// Expects a usage_error whose message contains `fragment`.
+template <class F>
+void expect_usage_error(F&& f, const std::string& fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "expected a usage_error containing '" << fragment << "'";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+// A small catalogue shaped like the real one (which needs the CUDA registry).
+catalogue test_catalogue() {
+  primitive_desc baseline{"baseline", "ceilings", {"int32"}, {{"copy", "copy"}, {"read", "read"}}};
+  primitive_desc scan{"scan", "prefix scan", {"int32", "float", "int64"}, {}};
+  scan.variants.push_back({"sequential", "one thread", 1.0, -1, 1 << 16, "one thread walks the array"});
+  scan.variants.push_back({"hillis_steele", "one block", 1.0, 1024, -1, "one block", true});
+  scan.variants.push_back({"blelloch", "one block", 1.0, 2048, -1, "one block", true});
+  scan.variants.push_back({"three_pass_smem", "three passes", 2.0});
+  scan.variants.push_back({"onepass", "production"});
+  scan.variants.push_back({"cub", "CUB"});
+  return {baseline, scan};
+}
+
+std::vector<std::string> ids(const bench_case& c) {
+  std::vector<std::string> out;
+  for (const auto& v : c.variants) out.push_back(v.id);
+  return out;
+}
+
+TEST(BenchCount, AcceptsPlainPowersOffsetsAndSuffixes) {
+  EXPECT_EQ(parse_count("1"), 1);
+  EXPECT_EQ(parse_count("1000000"), 1000000);
+  EXPECT_EQ(parse_count("2^28"), 1ll << 28);
+  EXPECT_EQ(parse_count("2^30+1"), (1ll << 30) + 1);
+  EXPECT_EQ(parse_count("2^30-7"), (1ll << 30) - 7);
+  EXPECT_EQ(parse_count("2^62"), 1ll << 62);
+  EXPECT_EQ(parse_count("3^4"), 81);
+  EXPECT_EQ(parse_count("64M"), 64ll << 20);
+  EXPECT_EQ(parse_count("16m"), 16ll << 20);
+  EXPECT_EQ(parse_count("4K"), 4096);
+  EXPECT_EQ(parse_count("2G"), 2ll << 30);
+  EXPECT_EQ(parse_count("9223372036854775807"), 9223372036854775807ll);  // 64-bit sizes
+}
+
+TEST(BenchCount, RejectsWithTheFlagAndTheText) {
+  expect_usage_error([] { parse_count("0"); }, "at least 1");
+  expect_usage_error([] { parse_count("2^0-1"); }, "at least 1");
+  expect_usage_error([] { parse_count("-5"); }, "'-5' is not a count");
+  expect_usage_error([] { parse_count("abc", "--n"); }, "--n: 'abc'");
+  expect_usage_error([] { parse_count(""); }, "is not a count");
+  expect_usage_error([] { parse_count("2^"); }, "is not a count");
+  expect_usage_error([] { parse_count("1e6"); }, "is not a count");
+  expect_usage_error([] { parse_count("2^63"); }, "64 bits");
+  expect_usage_error([] { parse_count("2^62+2^62"); }, "is not a count");
+  expect_usage_error([] { parse_count("9223372036854775808"); }, "64 bits");
+  expect_usage_error([] { parse_count("9000000T"); }, "64 bits");
+}
+
+TEST(BenchCount, FormatsPowersOfTwoAndNearNeighbours) {
+  EXPECT_EQ(format_count(1ll << 30), "2^30");
+  EXPECT_EQ(format_count((1ll << 28) + 1), "2^28+1");
+  EXPECT_EQ(format_count((1ll << 28) - 7), "2^28-7");
+  EXPECT_EQ(format_count(1000000), "1000000");
+  EXPECT_EQ(format_count(33), "33");
+  EXPECT_EQ(format_count(1024), "2^10");
+  EXPECT_EQ(format_count(1000), "1000");
+  EXPECT_EQ(format_count(1030), "2^10+6");
+  for (long long n : {1ll, 31ll, 1000ll, (1ll << 24) + 5, (3ll << 20), 1ll << 40})
+    EXPECT_EQ(parse_count(format_count(n)), n) << format_count(n);  // a round trip
+}
+
+TEST(BenchArgs, Defaults) {
+  const options o = parse({});
+  EXPECT_FALSE(o.list);
+  EXPECT_TRUE(o.preset.empty());
+  EXPECT_EQ(o.iters, 20);
+  EXPECT_EQ(o.warmup, 3);
+  EXPECT_TRUE(o.sizes.empty());
+}
+
+TEST(BenchArgs, FlagsWithSpaceOrEquals) {
+  const options o = parse({"--primitive", "scan", "--variant=onepass,cub", "--dtype", "int32,float", "--n",
+                           "2^20,2^28+1", "--iters=12", "--warmup", "0", "--op", "sum,max", "--kind", "exclusive",
+                           "--json", "out.json", "--markdown=out.md", "--seed", "7", "--quiet"});
+  EXPECT_EQ(o.primitives, std::vector<std::string>{"scan"});
+  EXPECT_EQ(o.variants, (std::vector<std::string>{"onepass", "cub"}));
+  EXPECT_EQ(o.dtypes, (std::vector<std::string>{"int32", "float"}));
+  EXPECT_EQ(o.sizes, (std::vector<long long>{1ll << 20, (1ll << 28) + 1}));
+  EXPECT_EQ(o.iters, 12);
+  EXPECT_EQ(o.warmup, 0);
+  EXPECT_EQ(o.ops, (std::vector<std::string>{"sum", "max"}));
+  EXPECT_EQ(o.kinds, std::vector<std::string>{"exclusive"});
+  EXPECT_EQ(o.json_path, "out.json");
+  EXPECT_EQ(o.markdown_path, "out.md");
+  EXPECT_EQ(o.seed, 7u);
+  EXPECT_TRUE(o.quiet);
+  EXPECT_TRUE(parse({"--list"}).list);
+  EXPECT_TRUE(parse({"-h"}).help);
+  EXPECT_EQ(parse({"--preset", "seeds"}).preset, "seeds");
+}
+
+TEST(BenchArgs, BadCommandLines) {
+  expect_usage_error([] { parse({"--bogus"}); }, "unknown argument '--bogus'");
+  expect_usage_error([] { parse({"scan"}); }, "unknown argument 'scan'");
+  expect_usage_error([] { parse({"--n"}); }, "--n needs a value");
+  expect_usage_error([] { parse({"--n", "lots"}); }, "--n: 'lots'");
+  expect_usage_error([] { parse({"--iters", "0"}); }, "--iters");
+  expect_usage_error([] { parse({"--iters", "-3"}); }, "--iters");
+  expect_usage_error([] { parse({"--variant", "a,,b"}); }, "empty item");
+  expect_usage_error([] { parse({"--list=yes"}); }, "takes no value");
+  expect_usage_error([] { parse({"--preset", "fast"}); }, "not a preset");
+  expect_usage_error([] { parse({"--preset", "seeds", "--n", "2^20"}); }, "cannot be combined");
+}
+
+TEST(BenchPlan, DefaultIsEveryScanVariantAt2To28) {
+  const auto plan = make_plan(parse({}), test_catalogue());
+  ASSERT_EQ(plan.size(), 1u);
+  const bench_case& c = plan[0];
+  EXPECT_EQ(c.table, "scan: int32, 2^28 items, inclusive sum");
+  EXPECT_EQ(c.n, 1ll << 28);
+  EXPECT_EQ(ids(c), (std::vector<std::string>{"sequential", "hillis_steele", "blelloch", "three_pass_smem", "onepass", "cub"}));
+  // Variants that cannot (or should not) take the size run at their own, and say why.
+  EXPECT_EQ(c.variants[0].n, 1 << 16);
+  EXPECT_NE(c.variants[0].note.find("one thread walks the array"), std::string::npos);
+  EXPECT_EQ(c.variants[1].n, 1024);
+  EXPECT_NE(c.variants[1].note.find("at its own size"), std::string::npos);
+  EXPECT_EQ(c.variants[2].n, 2048);
+  EXPECT_EQ(c.variants[3].n, 1ll << 28);
+  EXPECT_TRUE(c.variants[3].note.empty());
+  EXPECT_EQ(c.variants[3].passes, 2.0);
+}
+
+TEST(BenchPlan, SmallSizesRunEveryVariantAtThatSize) {
+  const auto plan = make_plan(parse({"--n", "1000"}), test_catalogue());
+  ASSERT_EQ(plan.size(), 1u);
+  for (const auto& v : plan[0].variants) {
+    EXPECT_EQ(v.n, 1000) << v.id;
+    EXPECT_TRUE(v.note.empty()) << v.id;
+  }
+}
+
+TEST(BenchPlan, CrossProductOfFilters) {
+  const auto plan = make_plan(parse({"--dtype", "int32,float", "--n", "2^20,2^24", "--op", "sum,max", "--kind",
+                                     "inclusive,exclusive", "--variant", "onepass,cub"}),
+                              test_catalogue());
+  ASSERT_EQ(plan.size(), 16u);
+  EXPECT_EQ(plan[0].table, "scan: int32, 2^20 items, inclusive sum");
+  EXPECT_EQ(plan[15].table, "scan: float, 2^24 items, exclusive max");
+  for (const auto& c : plan) EXPECT_EQ(ids(c), (std::vector<std::string>{"onepass", "cub"}));
+}
+
+TEST(BenchPlan, SeedsPreset) {
+  const auto plan = make_plan(parse({"--preset", "seeds"}), test_catalogue());
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(plan[0].table, "scan: int32, 2^30 items, inclusive sum");
+  EXPECT_EQ(plan[0].n, 1ll << 30);
+  EXPECT_EQ(plan[1].table, "scan: float, 64M items, exclusive sum");
+  EXPECT_EQ(plan[1].n, 1ll << 26);
+  EXPECT_EQ(plan[1].kind, "exclusive");
+  EXPECT_EQ(plan[2].n, 1ll << 24);
+  // The single-block comparison: the batched variants only, at equal work per block.
+  EXPECT_GT(plan[3].batch, 0);
+  EXPECT_EQ(plan[3].n, 1024);
+  EXPECT_EQ(ids(plan[3]), (std::vector<std::string>{"hillis_steele", "blelloch"}));
+  for (const auto& v : plan[3].variants) EXPECT_EQ(v.n, 1024);
+  // Filters narrow a preset.
+  const auto only_float = make_plan(parse({"--preset", "seeds", "--dtype", "float", "--variant", "cub"}), test_catalogue());
+  ASSERT_EQ(only_float.size(), 2u);
+  EXPECT_EQ(ids(only_float[0]), std::vector<std::string>{"cub"});
+}
+
+TEST(BenchPlan, UnknownNamesAreUsageErrors) {
+  const catalogue c = test_catalogue();
+  expect_usage_error([&] { make_plan(parse({"--primitive", "sort"}), c); }, "--primitive: 'sort' is not known");
+  expect_usage_error([&] { make_plan(parse({"--variant", "fastest"}), c); }, "known: copy, read, sequential");
+  expect_usage_error([&] { make_plan(parse({"--dtype", "int8"}), c); }, "--dtype: 'int8'");
+  expect_usage_error([&] { make_plan(parse({"--op", "min"}), c); }, "--op: 'min'");
+  expect_usage_error([&] { make_plan(parse({"--kind", "both"}), c); }, "--kind: 'both'");
+}
+
+TEST(BenchPlan, BaselineOnlyPlansNoTables) {
+  EXPECT_TRUE(make_plan(parse({"--primitive", "baseline"}), test_catalogue()).empty());
+}
+
+TEST(BenchList, NamesEveryVariantAndItsLimits) {
+  const std::string text = format_list(test_catalogue());
+  for (const char* id : {"copy", "read", "sequential", "hillis_steele", "blelloch", "three_pass_smem", "onepass", "cub"})
+    EXPECT_NE(text.find(std::string("  ") + id + " "), std::string::npos) << id << "\n" << text;
+  EXPECT_NE(text.find("at most 2^10 items"), std::string::npos) << text;
+  EXPECT_NE(text.find("timed at up to 2^16 items"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 passes"), std::string::npos) << text;
+  EXPECT_NE(text.find("dtypes: int32, float, int64"), std::string::npos) << text;
+}
+
+TEST(BenchUsage, DocumentsEveryFlagAndTheExitCodes) {
+  const std::string u = usage_text();
+  for (const char* flag : {"--list", "--preset", "--primitive", "--variant", "--dtype", "--n", "--op", "--kind",
+                           "--iters", "--warmup", "--seed", "--json", "--markdown", "--quiet", "--help"})
+    EXPECT_NE(u.find(flag), std::string::npos) << flag;
+  EXPECT_NE(u.find("2 no usable CUDA device"), std::string::npos);
+  EXPECT_NE(u.find("64 bad command line"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace onepass::bench
