@@ -11,9 +11,9 @@
 
 using namespace onepass;
 
-template <int Threads, int Items, unsigned Backoff, int Stages = 0>
+template <int Threads, int Items, unsigned Backoff>
 struct row {
-  static constexpr tuning::scan_tuning value{Threads, Items, Backoff, Stages};
+  static constexpr tuning::scan_tuning value{Threads, Items, Backoff};
 };
 
 template <class T>
@@ -57,8 +57,7 @@ struct sweep {
   void try_row() {
     constexpr auto r = Row::value;
     char name[64];
-    std::snprintf(name, sizeof name, "%dx%d backoff %u stages %d", r.block_threads, r.items_per_thread,
-                  r.lookback_backoff_ns, r.stages);
+    std::snprintf(name, sizeof name, "%dx%d backoff %u", r.block_threads, r.items_per_thread, r.lookback_backoff_ns);
     bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::scan_plan<T, Row>::workspace_bytes(n)));
     measure(name, [&] {
       onepass::detail::scan_dispatch<false, Row>(in.get(), n, out.get(), T{}, plus{}, workspace{ws.get(), ws.bytes()}, time.stream());
@@ -86,22 +85,33 @@ int main(int argc, char** argv) try {
   {
     sweep<int> s(n, time);
     s.try_cub();
-    s.try_row<row<256, 32, 32>>();  // the one-tile-per-block kernel, today's row
-    s.try_row<row<256, 16, 32, 2>>();
-    s.try_row<row<256, 32, 32, 2>>();
-    s.try_row<row<128, 32, 32, 2>>();
-    s.try_row<row<128, 16, 32, 2>>();
-    s.try_row<row<512, 16, 32, 2>>();
-    s.try_row<row<256, 8, 32, 2>>();
+    s.try_row<row<256, 16, 32>>();
+    s.try_row<row<256, 16, 0>>();
+    s.try_row<row<128, 16, 32>>();
+    s.try_row<row<512, 16, 32>>();
+    s.try_row<row<128, 24, 32>>();
+    s.try_row<row<256, 24, 32>>();
+    s.try_row<row<128, 32, 32>>();
+    s.try_row<row<256, 32, 32>>();
+    s.try_row<row<256, 40, 32>>();
+    s.try_row<row<192, 32, 32>>();
+    s.try_row<row<512, 8, 32>>();
+    s.try_row<row<1024, 8, 32>>();
+    s.try_row<row<384, 12, 32>>();
     failures += s.failures;
   }
   {
     sweep<long long> s(n / 2, time);
     s.try_cub();
+    s.try_row<row<256, 8, 32>>();
+    s.try_row<row<256, 8, 0>>();
+    s.try_row<row<128, 8, 32>>();
+    s.try_row<row<128, 12, 32>>();
+    s.try_row<row<256, 12, 32>>();
+    s.try_row<row<128, 16, 32>>();
     s.try_row<row<256, 16, 32>>();
-    s.try_row<row<256, 8, 32, 2>>();
-    s.try_row<row<256, 16, 32, 2>>();
-    s.try_row<row<128, 16, 32, 2>>();
+    s.try_row<row<256, 20, 32>>();
+    s.try_row<row<512, 4, 32>>();
     failures += s.failures;
   }
   return failures ? 1 : 0;

@@ -17,10 +17,6 @@ struct scan_tuning {
   int block_threads;
   int items_per_thread;
   unsigned lookback_backoff_ns;  // first pause between polls of a not-ready tile; 0 = spin
-  // 0: one tile per block (agent/scan_tile.cuh). >= 2: persistent blocks that load
-  // stages - 1 tiles ahead with cp.async (agent/scan_pipeline.cuh); needs 16-byte
-  // aligned pointers and items that divide 16 bytes, else the dispatcher uses 0.
-  int stages = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
 };
 
