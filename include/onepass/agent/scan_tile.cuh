@@ -40,8 +40,8 @@ struct scan_tile_shared {
 // Exclusive: out[i] = init op in[0] op ... op in[i-1]; otherwise out[i] = in[0] op ... op in[i].
 // The inclusive prefixes published include init, so the lookback result already does.
 template <class T, class Op, int BlockThreads, int ItemsPerThread, int V, bool Exclusive,
-          class Delay>
-__global__ void __launch_bounds__(BlockThreads)
+          class Delay, int MinBlocksPerSM = 0>
+__global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     scan_kernel(const T* in, T* out, index_t n, T init, Op op, lookback::tile_state<T> state,
                 lookback::tile_counter counter, unsigned backoff_ns, Delay delay) {
   constexpr int N = ItemsPerThread;

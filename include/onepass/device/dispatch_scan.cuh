@@ -69,10 +69,10 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
   const dim3 grid(static_cast<unsigned>(tiles));
   // 128-bit accesses need both pointers 16-byte aligned; otherwise coalesced scalars.
   if (is_vector_aligned(in) && is_vector_aligned(out)) {
-    launch(scan_kernel<T, Op, threads, items, V, Exclusive, Delay>, grid, threads, 0, stream, in,
+    launch(scan_kernel<T, Op, threads, items, V, Exclusive, Delay, plan::tuning.min_blocks_per_sm>, grid, threads, 0, stream, in,
            out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay);
   } else {
-    launch(scan_kernel<T, Op, threads, items, 1, Exclusive, Delay>, grid, threads, 0, stream, in,
+    launch(scan_kernel<T, Op, threads, items, 1, Exclusive, Delay, plan::tuning.min_blocks_per_sm>, grid, threads, 0, stream, in,
            out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay);
   }
 }
