@@ -11,9 +11,9 @@
 
 using namespace onepass;
 
-template <int Threads, int Items, unsigned Backoff, int MinBlocks = 0>
+template <int Threads, int Items, unsigned Backoff, int MinBlocks = 0, bool Pipelined = false>
 struct row {
-  static constexpr tuning::scan_tuning value{Threads, Items, Backoff, MinBlocks};
+  static constexpr tuning::scan_tuning value{Threads, Items, Backoff, MinBlocks, Pipelined};
 };
 
 template <class T>
@@ -57,8 +57,8 @@ struct sweep {
   void try_row() {
     constexpr auto r = Row::value;
     char name[64];
-    std::snprintf(name, sizeof name, "%dx%d backoff %u min blocks %d", r.block_threads, r.items_per_thread,
-                  r.lookback_backoff_ns, r.min_blocks_per_sm);
+    std::snprintf(name, sizeof name, "%dx%d backoff %u min blocks %d%s", r.block_threads, r.items_per_thread,
+                  r.lookback_backoff_ns, r.min_blocks_per_sm, r.pipelined ? " pipelined" : "");
     bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::scan_plan<T, Row>::workspace_bytes(n)));
     measure(name, [&] {
       onepass::detail::scan_dispatch<false, Row>(in.get(), n, out.get(), T{}, plus{}, workspace{ws.get(), ws.bytes()}, time.stream());
@@ -85,26 +85,25 @@ int main(int argc, char** argv) try {
   int failures = 0;
   {
     sweep<int> s(n, time);
-    for (int repeat = 0; repeat < 2; ++repeat) {  // twice, to see the run-to-run spread
-      s.try_cub();
-      s.try_row<row<256, 32, 32, 5>>();
-      s.try_row<row<256, 32, 32, 1>>();  // an explicit 1 is not the compiler's default
-      s.try_row<row<256, 32, 32>>();
-      s.try_row<row<256, 32, 32, 4>>();
-      s.try_row<row<256, 24, 32, 5>>();
-    }
+    s.try_cub();
+    s.try_row<row<256, 32, 32, 5>>();  // today's row
+    s.try_row<row<256, 16, 32, 0, true>>();
+    s.try_row<row<256, 16, 32, 4, true>>();
+    s.try_row<row<256, 32, 32, 0, true>>();
+    s.try_row<row<128, 32, 32, 0, true>>();
+    s.try_row<row<128, 32, 32, 4, true>>();
+    s.try_row<row<512, 16, 32, 0, true>>();
+    s.try_row<row<256, 16, 0, 0, true>>();
     failures += s.failures;
   }
   {
     sweep<long long> s(n / 2, time);
-    for (int repeat = 0; repeat < 2; ++repeat) {
-      s.try_cub();
-      s.try_row<row<256, 16, 32, 5>>();
-      s.try_row<row<256, 16, 32, 1>>();
-      s.try_row<row<256, 16, 32>>();
-      s.try_row<row<256, 16, 32, 4>>();
-      s.try_row<row<256, 12, 32, 5>>();
-    }
+    s.try_cub();
+    s.try_row<row<256, 16, 32, 4>>();  // today's row
+    s.try_row<row<256, 8, 32, 0, true>>();
+    s.try_row<row<256, 16, 32, 0, true>>();
+    s.try_row<row<128, 16, 32, 0, true>>();
+    s.try_row<row<128, 16, 32, 4, true>>();
     failures += s.failures;
   }
   return failures ? 1 : 0;

@@ -43,7 +43,7 @@ sanitizer_errors=0
 for tool in memcheck racecheck synccheck initcheck; do
   tool_errors=0
   for run in "test_building_blocks" \
-             "test_scan --gtest_filter=ScanPublic/0.*:ScanPublic/5.*:Scan.*:ScanStress.*" \
+             "test_scan --gtest_filter=ScanPublic/0.*:ScanPublic/5.*:Scan.*:ScanStress.*:ScanPipelined.*" \
              "test_scan_ladder --gtest_filter=*int32_plus:*affine*"; do
     set -- $run
     bin=$1; shift

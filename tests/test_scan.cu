@@ -1,6 +1,6 @@
 // The production scan through its public API: both call styles, every type and operator,
 // the alignment paths, in place, CUDA-graph capture, two streams, more than 2^31 items,
-// and stalled tiles that the lookback must wait for.
+// stalled tiles that the lookback must wait for, and the pipelined agent at every size.
 #include <thread>
 
 #include "onepass/scan.cuh"
@@ -215,7 +215,19 @@ struct stall_some_tiles {
   }
 };
 
-template <class T, class Op>
+// The production row for T with the pipelined agent forced at every size (normally it
+// takes over from two tiles per resident block), so small inputs, and hence the
+// compute-sanitizer runs, exercise it too.
+template <class T>
+struct forced_pipeline {
+  static constexpr tuning::scan_tuning value = [] {
+    tuning::scan_tuning t = tuning::default_scan_tuning<T>::value;
+    t.pipeline_min_tiles_per_block = 0;
+    return t;
+  }();
+};
+
+template <class T, class Op, class Tuning = void>
 void check_stalled(long long n, Op op) {
   const auto host = random_vector<T>(n, 99 + n);
   device_buffer<T> in(host), out(n);
@@ -224,8 +236,8 @@ void check_stalled(long long n, Op op) {
   const T init = random_value<T>(rng);
   for (unsigned salt = 0; salt < 3; ++salt) {
     out.poison();
-    onepass::detail::scan_dispatch<true>(in.get(), n, out.get(), init, op, workspace{ws.get(), ws.bytes()},
-                                          nullptr, stall_some_tiles{salt});
+    onepass::detail::scan_dispatch<true, Tuning>(in.get(), n, out.get(), init, op,
+                                                  workspace{ws.get(), ws.bytes()}, nullptr, stall_some_tiles{salt});
     ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
     EXPECT_EQ(first_difference(reference_scan(host, kind::exclusive, init, op), out.download()), "")
         << type_name<T>() << " salt " << salt;
@@ -238,6 +250,57 @@ TEST(ScanStress, StalledTilesNeitherDeadlockNorReadStaleValues) {
   check_stalled<unsigned>(n, onepass::plus{});        // one-word descriptors
   check_stalled<double>(n, onepass::plus{});          // two-word descriptors
   check_stalled<affine>(n, compose{});                // two words, order-sensitive
+  // The pipelined agent publishes a tile's aggregate a step before its lookback: stall
+  // both publications there too.
+  check_stalled<unsigned, onepass::plus, forced_pipeline<unsigned>>(n, onepass::plus{});
+  check_stalled<double, onepass::plus, forced_pipeline<double>>(n, onepass::plus{});
+  check_stalled<affine, compose, forced_pipeline<affine>>(n, compose{});
+}
+
+// --- the pipelined agent at every size ------------------------------------------------
+template <class T, class Op>
+void check_pipelined(std::uint64_t seed) {
+  using plan = onepass::detail::scan_plan<T, forced_pipeline<T>>;
+  const long long tile = plan::tile_items;
+  for (long long n : {1ll, 2ll, 3ll, 31ll, 33ll, tile - 1, tile, tile + 1, 2 * tile + 3, 7 * tile - 5,
+                      100 * tile + 1, (1ll << 23) + 5}) {
+    if (n > max_test_items()) continue;
+    const std::vector<T> host_in = random_vector<T>(n, seed + n);
+    device_buffer<T> in(host_in), out(n + 1);
+    device_buffer<unsigned char> ws(static_cast<long long>(plan::workspace_bytes(n)));
+    std::mt19937_64 rng(seed ^ n);
+    const T init = random_value<T>(rng);
+    for (kind k : {kind::inclusive, kind::exclusive}) {
+      for (bool in_place : {false, true}) {
+        SCOPED_TRACE(std::string(type_name<T>()) + " " + kind_name(k) + " n=" + std::to_string(n) +
+                     (in_place ? " in place" : ""));
+        out.poison();
+        if (in_place) ONEPASS_CHECK_CUDA(cudaMemcpy(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice));
+        const T* src = in_place ? out.get() : in.get();
+        const workspace w{ws.get(), ws.bytes()};
+        if (k == kind::inclusive)
+          onepass::detail::scan_dispatch<false, forced_pipeline<T>>(src, n, out.get(), init, Op{}, w, nullptr);
+        else
+          onepass::detail::scan_dispatch<true, forced_pipeline<T>>(src, n, out.get(), init, Op{}, w, nullptr);
+        ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+        const std::vector<T> all = out.download(n + 1);
+        const unsigned char* guard = reinterpret_cast<const unsigned char*>(&all[n]);
+        for (std::size_t b = 0; b < sizeof(T); ++b) ASSERT_EQ(guard[b], 0xA5) << "wrote past the output";
+        const std::vector<T> got(all.begin(), all.begin() + n);
+        EXPECT_EQ(first_difference(reference_scan(host_in, k, init, Op{}), got), "");
+      }
+    }
+  }
+}
+
+TEST(ScanPipelined, EverySizeTypeAndKindInPlaceOrNot) {
+  ONEPASS_REQUIRE_GPU();
+  check_pipelined<int, onepass::plus>(1);
+  check_pipelined<unsigned, onepass::maximum>(2);
+  check_pipelined<float, onepass::plus>(3);
+  check_pipelined<long long, onepass::minimum>(4);
+  check_pipelined<double, onepass::plus>(5);
+  check_pipelined<affine, compose>(6);  // non-commutative: any reordering shows
 }
 
 // --- bad input on the GPU: nothing is written ----------------------------------------------

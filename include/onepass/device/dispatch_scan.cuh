@@ -7,6 +7,9 @@
 #include <limits>
 #include <type_traits>
 
+#include <atomic>
+
+#include "onepass/agent/scan_pipeline.cuh"
 #include "onepass/agent/scan_tile.cuh"
 #include "onepass/detail/launch.cuh"
 #include "onepass/tuning/scan_tuning.cuh"
@@ -51,6 +54,27 @@ void check_scan_memory(const T* in, index_t n, T* out) {
 template <class T, class Tuning>
 using scan_plan_for = scan_plan<T, std::conditional_t<std::is_void_v<Tuning>, tuning::default_scan_tuning<T>, Tuning>>;
 
+// How many blocks of Kernel (with `threads` threads and `shared_bytes` of dynamic shared
+// memory) the current device runs at once: the persistent grid. Asked once per device
+// and kernel; the dynamic shared memory limit is raised then when it passes 48 KiB.
+template <auto Kernel>
+int resident_blocks(int threads, int shared_bytes) {
+  constexpr int max_devices = 64;
+  static std::atomic<int> known[max_devices] = {};  // 0: not asked yet
+  int device = 0;
+  ONEPASS_CUDA_TRY(cudaGetDevice(&device));
+  if (device < max_devices)
+    if (const int blocks = known[device].load(std::memory_order_relaxed)) return blocks;
+  if (shared_bytes > 48 * 1024)
+    ONEPASS_CUDA_TRY(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  int per_sm = 0, sms = 0;
+  ONEPASS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, threads, shared_bytes));
+  ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int blocks = per_sm > 0 ? per_sm * sms : 1;
+  if (device < max_devices) known[device].store(blocks, std::memory_order_relaxed);
+  return blocks;
+}
+
 // The launch alone, for callers that have checked the arguments (requires n > 0).
 template <bool Exclusive, class Tuning = void, class T, class Op, class Delay = no_delay>
 void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace& ws,
@@ -68,12 +92,27 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
   lookback::tile_state<T> state(base + plan::counter_bytes);
   const dim3 grid(static_cast<unsigned>(tiles));
   // 128-bit accesses need both pointers 16-byte aligned; otherwise coalesced scalars.
-  if (is_vector_aligned(in) && is_vector_aligned(out)) {
-    launch(scan_kernel<T, Op, threads, items, V, Exclusive, Delay, plan::tuning.min_blocks_per_sm>, grid, threads, 0, stream, in,
-           out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay);
+  const bool aligned = is_vector_aligned(in) && is_vector_aligned(out);
+  if constexpr (plan::tuning.pipelined && 16 % sizeof(T) == 0) {
+    constexpr auto kernel = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay>;
+    constexpr int shared_bytes = scan_pipeline_layout<T, threads, items>::shared_bytes;
+    // With few tiles per resident block the pipeline never fills (a block claims two
+    // tiles up front) and one tile per block is faster (docs/perf/scan.md).
+    const index_t resident = aligned ? resident_blocks<kernel>(threads, shared_bytes) : 0;
+    if (aligned && tiles >= plan::tuning.pipeline_min_tiles_per_block * resident) {
+      const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
+      launch(kernel, persistent, threads, shared_bytes, stream, in, out, n, init, op, state, counter,
+             plan::tuning.lookback_backoff_ns, delay);
+      return;
+    }
+  }
+  constexpr int min_blocks = plan::tuning.min_blocks_per_sm;
+  if (aligned) {
+    launch(scan_kernel<T, Op, threads, items, V, Exclusive, Delay, min_blocks>, grid, threads, 0,
+           stream, in, out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay);
   } else {
-    launch(scan_kernel<T, Op, threads, items, 1, Exclusive, Delay, plan::tuning.min_blocks_per_sm>, grid, threads, 0, stream, in,
-           out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay);
+    launch(scan_kernel<T, Op, threads, items, 1, Exclusive, Delay, min_blocks>, grid, threads, 0,
+           stream, in, out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay);
   }
 }
 

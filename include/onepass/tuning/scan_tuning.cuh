@@ -1,10 +1,10 @@
 // onepass/tuning/scan_tuning.cuh — tile shapes of the production scan, as data.
 //
 // One row per element size. A tile is block_threads * items_per_thread items: 32 KiB
-// for 4- and 8-byte types, each thread moving 128 bytes in eight 128-bit loads. Large
-// tiles mean fewer lookbacks; the register cap (min_blocks_per_sm) keeps 5 (4-byte) or
-// 4 (8-byte) blocks resident per SM, so while one block's warps wait for its lookback
-// the others keep loads in flight. items_per_thread must be a multiple of the 128-bit vector width
+// for 4- and 8-byte types, each thread moving 128 bytes. Large tiles mean fewer
+// lookbacks; the pipelined agent keeps the next tiles' loads in flight during a tile's
+// lookback. Small inputs (a few tiles per SM) run one tile per block, with 5 / 4 blocks
+// per SM. Rows for larger types are unmeasured (no such type is benchmarked yet). items_per_thread must be a multiple of the 128-bit vector width
 // (16 / sizeof(T)) where that width exists.
 //
 // Measured on sm_90 (H100/H200): see docs/perf/scan.md for what was tried.
@@ -18,19 +18,29 @@ struct scan_tuning {
   int block_threads;
   int items_per_thread;
   unsigned lookback_backoff_ns;  // first pause between polls of a not-ready tile; 0 = spin
-  // The compiler keeps registers low enough for this many resident blocks per SM
-  // (__launch_bounds__' second argument); 0 leaves it to the compiler. Not the same as
+  // The one-tile-per-block kernel: the compiler keeps registers low enough for this
+  // many resident blocks per SM (__launch_bounds__' second argument); 0 leaves it to
+  // the compiler. Not the same as
   // 1: an explicit 1 let nvcc 13 take 88-93 registers for the 256x32 int32 tile (two
   // blocks per SM) where it chose 61-72 without it.
   int min_blocks_per_sm = 0;
+  // Persistent blocks that keep loads in flight during their lookback
+  // (agent/scan_pipeline.cuh); needs 16-byte aligned pointers and items that divide 16
+  // bytes. Otherwise the dispatcher uses the one-tile-per-block kernel
+  // (agent/scan_tile.cuh).
+  bool pipelined = false;
+  // ... used from this many tiles per resident block up: below it a block would get at
+  // most one or two tiles and the pipeline never fills. (Tests set 0 to run the
+  // pipelined agent at every size.)
+  int pipeline_min_tiles_per_block = 2;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
 };
 
 // The table used for compute capability 8.0 and newer (the tuning was measured on 9.0).
 constexpr scan_tuning scan_tuning_for_size(std::size_t element_bytes) {
-  if (element_bytes <= 4) return {256, 32, 32, 5};
-  if (element_bytes <= 8) return {256, 16, 32, 4};
-  return {128, 4, 32, 0};
+  if (element_bytes <= 4) return {256, 32, 32, 5, true};
+  if (element_bytes <= 8) return {256, 16, 32, 4, true};
+  return {128, 4, 32, 0, false};
 }
 
 // The dispatcher takes the tuning as a type holding `static constexpr scan_tuning value`,

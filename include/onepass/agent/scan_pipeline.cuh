@@ -1,0 +1,209 @@
+// onepass/agent/scan_pipeline.cuh — the production scan as persistent blocks that keep
+// loads in flight during their lookback.
+//
+// Why: in the one-tile-per-block kernel (scan_tile.cuh) seven of a block's eight warps
+// wait at a barrier while warp 0 looks back, with no loads in flight for that block;
+// Nsight Compute puts over half of all warp cycles in that stall (docs/perf/scan.md).
+//
+// Here a block stays resident and works on three tiles at once, one per shared-memory
+// stage, each step:
+//   C: claims a new tile and starts its loads (cp.async, global -> shared);
+//   B: waits for the tile claimed one step earlier, reduces it and publishes its
+//      AGGREGATE;
+//   A: scans the tile claimed two steps earlier (its aggregate is already out), looks
+//      back, publishes its PREFIX, and stores it.
+// So C's loads are in flight during A's lookback, and every tile's aggregate is
+// published a step before the tile's own lookback. The order matters: an earlier
+// version published a claimed-ahead tile's aggregate only when it became the current
+// tile, and lookbacks across the GPU then waited on each other (40% of copy).
+//
+// No deadlock: each block claims tiles in increasing order, so its A < B < C. The
+// smallest tile without a published prefix is therefore some block's A (if it were a
+// B or C, that block's A would be smaller and unfinished), and an A waits only for
+// descriptors of smaller tiles, which all have at least their aggregate out.
+//
+// Shared layout: a stage is the tile's bytes with a 16-byte pad after every 128 bytes,
+// which makes both the blocked accesses (a thread's 16-byte chunks are consecutive) and
+// the striped ones (consecutive threads, consecutive chunks) free of bank conflicts: the
+// eight 16-byte accesses of a quarter-warp fall into eight different 16-byte bank groups
+// for 1, 2, 4 or 8 chunks per thread.
+#pragma once
+
+#include <cstring>
+
+#include "onepass/agent/scan_tile.cuh"
+#include "onepass/detail/async_copy.cuh"
+
+namespace onepass::detail {
+
+template <class T, int BlockThreads, int ItemsPerThread>
+struct scan_pipeline_layout {
+  static_assert(16 % sizeof(T) == 0, "the pipelined scan moves 16-byte chunks of whole items");
+  static constexpr int vector = static_cast<int>(16 / sizeof(T));  // items per chunk
+  static_assert(ItemsPerThread % vector == 0, "a thread owns whole 16-byte chunks");
+  static constexpr int thread_chunks = ItemsPerThread / vector;
+  static_assert(thread_chunks == 1 || thread_chunks == 2 || thread_chunks == 4 || thread_chunks == 8,
+                "the padding argument covers 1, 2, 4 or 8 chunks per thread");
+  static constexpr int tile_items = BlockThreads * ItemsPerThread;
+  static constexpr int tile_bytes = tile_items * static_cast<int>(sizeof(T));
+  static constexpr int chunks = tile_bytes / 16;
+  static constexpr int stage_bytes = (chunks + chunks / 8) * 16;
+  static constexpr int stages = 3;  // A, B, C above
+  static constexpr int shared_bytes = stages * stage_bytes;
+  // Blocks per SM that the shared memory allows on sm_90 (227 KiB usable, 1 KiB reserved
+  // per block). Given to __launch_bounds__ so the compiler may use every register those
+  // blocks leave: without it nvcc capped the 256-thread kernel at 64 registers and some
+  // instantiations spilled (about 10% slower; docs/perf/scan.md).
+  static constexpr int resident_by_shared = (227 * 1024) / (shared_bytes + 1024) > 0
+                                                ? (227 * 1024) / (shared_bytes + 1024)
+                                                : 1;
+  static __device__ ONEPASS_FORCEINLINE int chunk_offset(int c) { return (c + c / 8) * 16; }
+};
+
+// in and out 16-byte aligned. Any grid size works (see above); the dispatcher launches
+// as many blocks as are resident at once.
+template <class T, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay>
+__global__ void __launch_bounds__(
+    BlockThreads, (scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
+    scan_pipeline_kernel(const T* in, T* out, index_t n, T init, Op op,
+                         lookback::tile_state<T> state, lookback::tile_counter counter,
+                         unsigned backoff_ns, Delay delay) {
+  using layout = scan_pipeline_layout<T, BlockThreads, ItemsPerThread>;
+  using scan_t = block_scan<T, BlockThreads>;
+  constexpr int N = ItemsPerThread;
+  constexpr int V = layout::vector;
+  constexpr int C = layout::thread_chunks;
+  constexpr int S = layout::stages;
+  extern __shared__ __align__(16) unsigned char stage_memory[];
+  // Separate storage for the B reduction and the A scan: they run back to back.
+  __shared__ typename scan_t::storage reduce_storage, scan_storage;
+  __shared__ index_t claimed[S];
+  __shared__ T tile_prefix;
+
+  const int tid = static_cast<int>(threadIdx.x);
+  const int lane = lane_id();
+  const int warp = warp_id();
+  const index_t tiles = (n + layout::tile_items - 1) / layout::tile_items;
+  const index_t total_bytes = n * static_cast<index_t>(sizeof(T));
+  auto stage_at = [&](int s) { return stage_memory + s * layout::stage_bytes; };
+
+  // Chunk c of the tile is copied by thread c % threads, so a warp's copies cover 512
+  // contiguous bytes. Bytes past the end are zeros (a prefix never depends on later
+  // items, so only the last tile's aggregate, read by nobody, sees them). The barrier
+  // after cp_async_wait publishes the plain shared stores of the partial chunk too.
+  auto start_loads = [&](int s, index_t tile) {
+    if (tile < tiles) {
+      unsigned char* dst = stage_at(s);
+      const char* src = reinterpret_cast<const char*>(in);
+      const index_t tile_begin = tile * layout::tile_bytes;
+#pragma unroll
+      for (int k = 0; k < C; ++k) {
+        const int c = k * BlockThreads + tid;
+        const index_t begin = tile_begin + static_cast<index_t>(c) * 16;
+        const index_t left = total_bytes - begin;
+        if (left >= 16) {
+          cp_async_16(dst + layout::chunk_offset(c), src + begin);
+        } else {
+          // The array's last, partial chunk (or a chunk past it): whole items through
+          // registers, zeros after them. A cp.async with fewer source bytes would be a
+          // 16-byte read past the allocation as far as compute-sanitizer is concerned.
+          alignas(16) unsigned char bytes[16] = {};
+          if (left > 0) std::memcpy(bytes, src + begin, static_cast<std::size_t>(left));
+          std::memcpy(dst + layout::chunk_offset(c), bytes, 16);
+        }
+      }
+    }
+    cp_async_commit();  // one group per stage, empty or not, so the counting below holds
+  };
+  auto read_items = [&](int s, T (&items)[N]) {
+#pragma unroll
+    for (int j = 0; j < C; ++j) std::memcpy(&items[j * V], stage_at(s) + layout::chunk_offset(tid * C + j), 16);
+  };
+  // Waits for the stage's loads (all but the newest group are complete), reduces the
+  // tile and publishes its aggregate. Ends with the block's barrier inside the reduction.
+  auto publish_aggregate = [&](int s, index_t tile) {
+    cp_async_wait<1>();
+    __syncthreads();  // every thread's copies into stage s have landed
+    if (tile >= tiles) return;  // uniform
+    T items[N];
+    read_items(s, items);
+    T thread_total = items[0];
+#pragma unroll
+    for (int i = 1; i < N; ++i) thread_total = op(thread_total, items[i]);
+    T ignored, aggregate;
+    scan_t(reduce_storage).exclusive_prefix(thread_total, op, ignored, aggregate);
+    if (tid == 0 && tile > 0) {  // tile 0 publishes its prefix directly
+      delay(tile, lookback::tile_status::aggregate);
+      state.publish(tile, lookback::tile_status::aggregate, aggregate);
+    }
+  };
+
+  // Prologue: tiles for stages 0 (A of step 0) and 1 (B of step 0) claimed and loading;
+  // stage 0's aggregate published.
+  if (tid == 0) {
+    claimed[0] = counter.claim();
+    claimed[1] = counter.claim();
+  }
+  __syncthreads();
+  start_loads(0, claimed[0]);
+  start_loads(1, claimed[1]);
+  publish_aggregate(0, claimed[0]);  // waits for group 0 (group 1 may still fly)
+
+  for (int step = 0;; ++step) {
+    const int a = step % S, b = (step + 1) % S, c = (step + 2) % S;
+    if (tid == 0) claimed[c] = counter.claim();
+    __syncthreads();  // the claim is visible; stage c (last step's A) is no longer read
+    const index_t tile = claimed[a];
+    if (tile >= tiles) break;  // uniform; later claims are larger still
+    start_loads(c, claimed[c]);
+    publish_aggregate(b, claimed[b]);  // waits for b's group, c's may still fly
+
+    T items[N];
+    read_items(a, items);
+    scan_t scan(scan_storage);
+    scan.scan_thread_items(items, op);
+    T thread_prefix, aggregate;
+    const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
+    const bool has_tile_prefix = Exclusive || tile > 0;
+    if (warp == 0) {
+      if (tile == 0) {
+        if (lane == 0) {
+          delay(tile, lookback::tile_status::prefix);
+          state.publish(tile, lookback::tile_status::prefix, Exclusive ? op(init, aggregate) : aggregate);
+          tile_prefix = init;
+        }
+      } else {
+        const T prefix = lookback::lookback_warp(state, tile, op, backoff_ns);
+        if (lane == 0) {
+          delay(tile, lookback::tile_status::prefix);
+          state.publish(tile, lookback::tile_status::prefix, op(prefix, aggregate));
+          tile_prefix = prefix;
+        }
+      }
+    }
+    __syncthreads();  // the tile's prefix is known
+    scan_t::template apply_prefixes<Exclusive>(items, has_tile_prefix, tile_prefix, has_thread_prefix,
+                                               thread_prefix, op);
+#pragma unroll
+    for (int j = 0; j < C; ++j) std::memcpy(stage_at(a) + layout::chunk_offset(tid * C + j), &items[j * V], 16);
+    __syncthreads();  // the scanned tile is in stage a
+
+    char* dst = reinterpret_cast<char*>(out);
+    const index_t tile_begin = tile * layout::tile_bytes;
+#pragma unroll
+    for (int k = 0; k < C; ++k) {
+      const int chunk = k * BlockThreads + tid;
+      const index_t begin = tile_begin + static_cast<index_t>(chunk) * 16;
+      const unsigned char* from = stage_at(a) + layout::chunk_offset(chunk);
+      if (begin + 16 <= total_bytes) {
+        *reinterpret_cast<uint4*>(dst + begin) = *reinterpret_cast<const uint4*>(from);
+      } else if (begin < total_bytes) {  // the last, partial chunk: whole items only
+        for (int byte = 0; begin + byte < total_bytes; byte += static_cast<int>(sizeof(T)))
+          std::memcpy(dst + begin + byte, from + byte, sizeof(T));
+      }
+    }
+  }
+  cp_async_wait<0>();  // no copy may outlive the block
+}
+
+}  // namespace onepass::detail
