@@ -29,10 +29,11 @@ struct scan_tuning {
   // bytes. Otherwise the dispatcher uses the one-tile-per-block kernel
   // (agent/scan_tile.cuh).
   bool pipelined = false;
-  // ... used from this many tiles per resident block up: below it a block would get at
-  // most one or two tiles and the pipeline never fills. (Tests set 0 to run the
-  // pipelined agent at every size.)
-  int pipeline_min_tiles_per_block = 2;
+  // ... used from this many tiles per resident block up: with fewer, a block gets too
+  // few tiles for the pipeline to fill. Measured on an H200: one tile per block wins at
+  // ~2 tiles per resident block, the pipelined agent at ~8 (docs/perf/scan.md); 4 sits
+  // between. (Tests set 0 to run the pipelined agent at every size.)
+  int pipeline_min_tiles_per_block = 4;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
 };
 
