@@ -81,7 +81,6 @@ __global__ void __launch_bounds__(
   __shared__ T tile_prefix;
 
   const int tid = static_cast<int>(threadIdx.x);
-  const int lane = lane_id();
   const int warp = warp_id();
   const index_t tiles = (n + layout::tile_items - 1) / layout::tile_items;
   const index_t total_bytes = n * static_cast<index_t>(sizeof(T));
@@ -165,22 +164,8 @@ __global__ void __launch_bounds__(
     T thread_prefix, aggregate;
     const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
     const bool has_tile_prefix = Exclusive || tile > 0;
-    if (warp == 0) {
-      if (tile == 0) {
-        if (lane == 0) {
-          delay(tile, lookback::tile_status::prefix);
-          state.publish(tile, lookback::tile_status::prefix, Exclusive ? op(init, aggregate) : aggregate);
-          tile_prefix = init;
-        }
-      } else {
-        const T prefix = lookback::lookback_warp(state, tile, op, backoff_ns);
-        if (lane == 0) {
-          delay(tile, lookback::tile_status::prefix);
-          state.publish(tile, lookback::tile_status::prefix, op(prefix, aggregate));
-          tile_prefix = prefix;
-        }
-      }
-    }
+    if (warp == 0)  // the aggregate went out a step ago
+      resolve_tile_prefix<Exclusive, false>(state, tile, aggregate, init, op, backoff_ns, delay, tile_prefix);
     __syncthreads();  // the tile's prefix is known
     scan_t::template apply_prefixes<Exclusive>(items, has_tile_prefix, tile_prefix, has_thread_prefix,
                                                thread_prefix, op);

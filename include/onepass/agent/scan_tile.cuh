@@ -27,6 +27,37 @@ struct no_delay {
   __device__ ONEPASS_FORCEINLINE void operator()(index_t /*tile*/, lookback::tile_status) const {}
 };
 
+// Warp 0's part of a tile, shared by both agents: publish the tile's aggregate (unless
+// the caller already has), look back, publish the inclusive prefix, and leave the
+// tile's exclusive prefix in `tile_prefix` (shared memory) for the block. Tile 0 has no
+// predecessor: it publishes its prefix at once, and its exclusive prefix is init (used
+// only by exclusive scans). The caller's barrier after this makes tile_prefix visible.
+template <bool Exclusive, bool PublishAggregate, class T, class Op, class Delay>
+__device__ ONEPASS_FORCEINLINE void resolve_tile_prefix(lookback::tile_state<T>& state, index_t tile,
+                                                        const T& aggregate, const T& init, Op op,
+                                                        unsigned backoff_ns, const Delay& delay,
+                                                        T& tile_prefix) {
+  const bool leader = lane_id() == 0;
+  if (tile == 0) {
+    if (leader) {
+      delay(tile, lookback::tile_status::prefix);
+      state.publish(tile, lookback::tile_status::prefix, Exclusive ? op(init, aggregate) : aggregate);
+      tile_prefix = init;
+    }
+    return;
+  }
+  if (PublishAggregate && leader) {
+    delay(tile, lookback::tile_status::aggregate);
+    state.publish(tile, lookback::tile_status::aggregate, aggregate);
+  }
+  const T prefix = lookback::lookback_warp(state, tile, op, backoff_ns);
+  if (leader) {
+    delay(tile, lookback::tile_status::prefix);
+    state.publish(tile, lookback::tile_status::prefix, op(prefix, aggregate));
+    tile_prefix = prefix;
+  }
+}
+
 template <class T, int BlockThreads, int ItemsPerThread, int V>
 struct scan_tile_shared {
   using scan_t = block_scan<T, BlockThreads>;
@@ -72,26 +103,9 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
 
   const bool has_tile_prefix = Exclusive || tile > 0;
-  if (warp == 0) {
-    if (tile == 0) {
-      if (lane == 0) {
-        delay(tile, lookback::tile_status::prefix);
-        state.publish(tile, lookback::tile_status::prefix, Exclusive ? op(init, aggregate) : aggregate);
-        shared.tile_prefix = init;
-      }
-    } else {
-      if (lane == 0) {
-        delay(tile, lookback::tile_status::aggregate);
-        state.publish(tile, lookback::tile_status::aggregate, aggregate);
-      }
-      const T prefix = lookback::lookback_warp(state, tile, op, backoff_ns);
-      if (lane == 0) {
-        delay(tile, lookback::tile_status::prefix);
-        state.publish(tile, lookback::tile_status::prefix, op(prefix, aggregate));
-        shared.tile_prefix = prefix;
-      }
-    }
-  }
+  if (warp == 0)
+    resolve_tile_prefix<Exclusive, true>(state, tile, aggregate, init, op, backoff_ns, delay,
+                                         shared.tile_prefix);
   __syncthreads();
 
   block_scan<T, BlockThreads>::template apply_prefixes<Exclusive>(
