@@ -22,7 +22,7 @@ namespace onepass::detail {
 
 // Test hook: called by the publishing thread before each publication; the default does
 // nothing. Tests pass a functor that stalls chosen tiles to prove the lookback waits
-// correctly (see tests/test_scan_stress.cu).
+// correctly (see ScanStress in tests/test_scan.cu).
 struct no_delay {
   __device__ ONEPASS_FORCEINLINE void operator()(index_t /*tile*/, lookback::tile_status) const {}
 };
