@@ -184,4 +184,13 @@ class progress {
   std::size_t last_width_ = 0;
 };
 
+// What every primitive's table runner gets: the timer, the progress line, the run's two
+// ceilings (every figure is a fraction of one of them) and the input seed.
+struct bench_context {
+  timer& time;
+  progress& steps;
+  double copy_gbps, read_gbps;
+  std::uint64_t seed;
+};
+
 }  // namespace onepass::bench

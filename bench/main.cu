@@ -11,6 +11,9 @@
 #include "gpu.cuh"
 #include "plan.hpp"
 #include "report.hpp"
+#include "atomics_bench.cuh"
+#include "reduce_bench.cuh"
+#include "rms_norm_bench.cuh"
 #include "scan_bench.cuh"
 
 using namespace onepass::bench;
@@ -44,6 +47,14 @@ void write_file(const std::string& path, const std::string& text) {
   if (!f.good()) throw std::runtime_error("cannot write '" + path + "'");
 }
 
+std::vector<record> run_table(const bench_case& c, bench_context& ctx) {
+  if (c.primitive == "scan") return run_scan_table(c, ctx);
+  if (c.primitive == "reduce") return run_reduce_table(c, ctx);
+  if (c.primitive == "atomics") return run_atomics_table(c, ctx);
+  if (c.primitive == "rmsnorm") return run_rms_norm_table(c, ctx);
+  throw std::runtime_error("no runner for primitive '" + c.primitive + "'");
+}
+
 int usage_failure(const std::string& message) {
   std::fprintf(stderr, "onepass-bench: %s\n\n%s", message.c_str(), usage_text().c_str());
   return exit_usage;
@@ -53,7 +64,8 @@ int usage_failure(const std::string& message) {
 
 int main(int argc, char** argv) {
   options o;
-  const catalogue known = {baseline_primitive(), scan_primitive()};
+  const catalogue known = {baseline_primitive(), scan_primitive(), reduce_primitive(), atomics_primitive(),
+                           rms_norm_primitive()};
   std::vector<bench_case> plan;
   try {
     o = parse_args(argc, argv);
@@ -107,11 +119,10 @@ int main(int argc, char** argv) {
     std::printf("%s", format_tables(ceiling.records).c_str());
     std::vector<record> records = ceiling.records;
 
-    scan_context scan_ctx{time, steps, info.copy_gbps, info.read_gbps, o.seed};
+    bench_context ctx{time, steps, info.copy_gbps, info.read_gbps, o.seed};
     for (const auto& c : plan) {
       try {
-        if (c.primitive != "scan") throw std::runtime_error("no runner for primitive '" + c.primitive + "'");
-        const std::vector<record> table = run_scan_table(c, scan_ctx);
+        const std::vector<record> table = run_table(c, ctx);
         steps.done();
         std::printf("%s", format_tables(table).c_str());
         for (const auto& r : table) failed += r.verified ? 0 : 1;

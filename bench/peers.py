@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Measure the Python peers (torch.cumsum, cupy.cumsum) and write "onepass-bench/1" JSON.
+"""Measure the Python peers (torch.cumsum, cupy.cumsum, torch's RMSNorm) and write
+"onepass-bench/1" JSON.
 
 Usage:
     python3 bench/peers.py                       # the seed tables (--preset seeds)
@@ -9,7 +10,8 @@ Usage:
 
 Options:
     --preset seeds   the tables the C++ onepass-bench also writes, with the same titles
-                     (default when --n is not given)
+                     (default when --n is not given): the scans, and with torch the
+                     RMSNorm tables (torch.nn.functional.rms_norm, float and bfloat16)
     --n N ...        custom sizes: "2^28", "2^28+1", "268435456", "64M" (K/M/G = 2^10/20/30)
     --dtype LIST     custom element types: int32, int64, float, double (default int32)
     --peers LIST     torch,cupy (default both); one that does not import is skipped
@@ -30,6 +32,7 @@ bench/test_check_results.py exercise on machines without torch, cupy or numpy.
 
 import argparse
 import datetime
+import math
 import os
 import re
 import shlex
@@ -67,6 +70,14 @@ INT_RANGE = (-1000, 1000)
 # association order, so the check can be bitwise.
 FLOAT_K_RANGE = (-16, 16)
 FLOAT_SCALE = 256
+
+# The fused RMSNorm tables, torch only (cupy has no RMSNorm): (dtype, rows,
+# width). Titles come from rms_norm_title, onepass-bench's byte for byte.
+RMS_NORM_SEED_CASES = (("float", 4096, 4096), ("bfloat16", 4096, 4096))
+RMS_NORM_DTYPES = {"float": "float32", "bfloat16": "bfloat16"}  # -> torch names
+RMS_NORM_ITEMSIZE = {"float": 4, "bfloat16": 2}
+RMS_NORM_EPS = 1e-6
+RMS_NORM_VARIANT = "torch.rms_norm"
 
 # Assumed L2 size when the framework cannot report it: at least that of any
 # current data-centre GPU (B200: 126 MB), so the 2x flush still evicts.
@@ -142,6 +153,35 @@ def build_cases(sizes, dtypes):
     if not sizes:
         return list(SEED_CASES)
     return [(custom_title(d, n), d, n, "inclusive", None) for d in dtypes for n in sizes]
+
+
+def rms_norm_title(dtype, rows, width):
+    """As onepass-bench's rms_norm_title: "rmsnorm: float, 4096 rows x 4096 items"."""
+    return f"rmsnorm: {dtype}, {rows} rows x {width} items"
+
+
+def build_rms_norm_cases(sizes):
+    """The RMSNorm cases as (dtype, rows, width): the seed preset's, none with --n."""
+    return [] if sizes else list(RMS_NORM_SEED_CASES)
+
+
+def rms_norm_bytes(dtype, rows, width):
+    """Minimum traffic, as onepass-bench counts it: x read and y written once, the
+    weight read once."""
+    return (2 * rows * width + width) * RMS_NORM_ITEMSIZE[dtype]
+
+
+def rms_norm_tolerance(dtype, width):
+    """Relative tolerance of one output element against the float64 reference, the
+    one tests/support/rms_norm_reference.hpp derives (and the C++ bench uses): the
+    float sum of squares' rounding chain (at most ceil(width / 32) + 11 roundings when
+    >= 32 threads share a row), / width and + eps, rsqrt's 2 ulp, two multiplies,
+    doubled for second-order terms and eps rounded to float; for bfloat16, plus the
+    final rounding to 8 significant bits, 2^-8, which dominates."""
+    u = 2.0 ** -24
+    d = math.ceil(width / 32) + 11
+    float_bound = 2.0 * ((d + 2) / 2 + 6) * u
+    return float_bound if dtype == "float" else 2.0 ** -8 + 2.0 * float_bound
 
 
 def summarize(times_ms):
@@ -371,6 +411,26 @@ class TorchBackend:
     def copy(self, src, dst):
         dst.copy_(src)  # a cudaMemcpyAsync device-to-device for equal contiguous tensors
 
+    def rms_norm_inputs(self, rows, width, dtype, seed):
+        """x (rows x width) and weight (width), |v| in [0.25, 2) with a random sign:
+        never zero, as onepass-bench's inputs."""
+        t = self.torch
+        g = t.Generator(device=self.device)
+        g.manual_seed(seed)
+
+        def signed(shape):
+            m = t.rand(shape, generator=g, device=self.device, dtype=t.float32).mul_(1.75).add_(0.25)
+            sign = t.randint(0, 2, shape, generator=g, device=self.device, dtype=t.int32).mul_(2).sub_(1)
+            return m.mul_(sign).to(getattr(t, RMS_NORM_DTYPES[dtype]))
+
+        return signed((rows, width)), signed((width,))
+
+    def rms_norm(self, x, weight, eps):
+        return self.torch.nn.functional.rms_norm(x, (x.shape[-1],), weight, eps)
+
+    def to_host_float64(self, x):
+        return x.to(self.torch.float64).cpu().numpy()
+
     def read_max(self, x):
         # An int32 max reads every item and needs no widening; torch.sum(dtype=int64)
         # converts first and reached only ~18% of the copy bandwidth on an H200.
@@ -585,6 +645,23 @@ def first_difference(expected, got):
     return f"first difference at index {i}: expected {expected[i]}, got {got[i]}"
 
 
+def rms_norm_first_error(x, weight, got, eps, tol):
+    """None when every element of got (rows x width, float64) is within tol
+    (relative) of the float64 reference x * rsqrt(mean(x^2) + eps) * weight, else
+    the FAILED message naming the first element that is not."""
+    import numpy as np
+
+    scale = 1.0 / np.sqrt(np.mean(x * x, axis=1, keepdims=True) + eps)
+    expected = x * scale * weight
+    # Written so that a NaN in got fails.
+    bad = ~(np.abs(got - expected) <= tol * np.abs(expected))
+    if not bad.any():
+        return None
+    r, j = divmod(int(np.flatnonzero(bad)[0]), x.shape[1])
+    return (f"row {r}, column {j} (element {r * x.shape[1] + j}): expected {expected[r, j]:.9g}, "
+            f"got {got[r, j]:.9g} (tolerance {tol:.3g} relative)")
+
+
 def poison_value(dtype):
     # A value the reference cannot produce everywhere, so a kernel that
     # writes nothing cannot pass by finding an earlier result in reused memory.
@@ -704,6 +781,42 @@ def run_case(case, generator, peers, seed, warmup, iters, ceilings):
     return records, failures
 
 
+def run_rms_norm_case(case, backend, seed, warmup, iters, ceilings):
+    """One RMSNorm table (torch only): records and the number of failures. The
+    output is a fresh tensor from torch, so there is nothing to poison."""
+    dtype, rows, width = case
+    title = rms_norm_title(dtype, rows, width)
+    n = rows * width
+    params = {"table": title, "rows": rows, "width": width}
+    x = w = y = None
+    try:
+        x, w = backend.rms_norm_inputs(rows, width, dtype, seed)
+        y = backend.rms_norm(x, w, RMS_NORM_EPS)
+        diff = rms_norm_first_error(backend.to_host_float64(x), backend.to_host_float64(w),
+                                    backend.to_host_float64(y), RMS_NORM_EPS,
+                                    rms_norm_tolerance(dtype, width))
+        y = None
+        times = None
+        if diff is None:
+            times = time_op(backend, lambda: backend.rms_norm(x, w, RMS_NORM_EPS), warmup, iters)
+    except Exception as e:  # noqa: BLE001 - report any framework error and go on
+        log(f"{title}: {RMS_NORM_VARIANT}: error: {type(e).__name__}: {e}")
+        return [], 1
+    finally:
+        x = w = y = None
+        backend.release()
+    if diff is not None:
+        params["error"] = diff
+    rec = make_record("rmsnorm", RMS_NORM_VARIANT, dtype, n, params, rms_norm_bytes(dtype, rows, width),
+                      times, *ceilings)
+    if diff is not None:
+        log(f"{title}: {RMS_NORM_VARIANT}: FAILED: {diff}")
+        return [rec], 1
+    log(f"{title}: {RMS_NORM_VARIANT}: {fmt_time(rec)} ms, {rec['gbps']:.0f} GB/s, "
+        f"{rec['pct_of_copy']:.1f}% of copy")
+    return [rec], 0
+
+
 # ---------------------------------------------------------------------------
 # Command line
 
@@ -810,6 +923,15 @@ def main(argv=None):
         recs, f = run_case(case, primary, peers, args.seed, args.warmup, args.iters, (copy_gbps, read_gbps))
         records += recs
         failures += f
+    rms_cases = build_rms_norm_cases(args.sizes)
+    if rms_cases and "torch" not in peers:
+        log(f"skipping {RMS_NORM_VARIANT}: torch is not among the peers run")
+    elif rms_cases:
+        for case in rms_cases:
+            recs, f = run_rms_norm_case(case, peers["torch"], args.seed, args.warmup, args.iters,
+                                        (copy_gbps, read_gbps))
+            records += recs
+            failures += f
 
     command = shlex.join([os.path.basename(sys.executable)] + sys.argv)
     doc = make_document(tool, gpu, sm_count, cuda, command, args.warmup, args.iters, flush_bytes,

@@ -37,7 +37,7 @@ planned_variant plan_variant(const variant_desc& v, long long n) {
 }
 
 struct preset_table {
-  const char* title;
+  const char* title;  // nullptr: the title the primitive's custom tables get
   const char* primitive;
   const char* dtype;
   long long n;
@@ -55,7 +55,22 @@ constexpr preset_table seeds[] = {
     // launch, so the time per block is not hidden under the launch latency.
     {"scan: single block, int32, 1024 items per block, inclusive sum", "scan", "int32", 1024,
      "sum", "inclusive", 1ll << 16},
+    {nullptr, "reduce", "int32", 1ll << 30, "sum", "", 0},
+    {nullptr, "reduce", "float", 1ll << 30, "sum", "", 0},
+    {nullptr, "reduce", "int32", 1ll << 20, "sum", "", 0},
+    // The published contention table: 1M atomicAdd over 1 ... 1M distinct addresses.
+    {nullptr, "atomics", "uint32", 1ll << 20, "", "", 0},
+    {nullptr, "rmsnorm", "float", 4096, "", "", 4096},
+    {nullptr, "rmsnorm", "bfloat16", 4096, "", "", 4096},
 };
+
+std::string case_title(const std::string& primitive, const std::string& dtype, long long n, const std::string& op,
+                       const std::string& kind, long long batch) {
+  if (primitive == "reduce") return reduce_title(dtype, n, op);
+  if (primitive == "atomics") return atomics_title(dtype, n);
+  if (primitive == "rmsnorm") return rms_norm_title(dtype, batch, n);
+  return scan_title(dtype, n, op, kind);
+}
 
 }  // namespace
 
@@ -64,20 +79,39 @@ std::string scan_title(const std::string& dtype, long long n, const std::string&
   return "scan: " + dtype + ", " + format_count(n) + " items, " + kind + " " + op;
 }
 
+std::string reduce_title(const std::string& dtype, long long n, const std::string& op) {
+  return "reduce: " + dtype + ", " + format_count(n) + " items, " + op;
+}
+
+std::string atomics_title(const std::string& dtype, long long ops) {
+  return "atomics: " + format_count(ops) + " atomicAdd on " + dtype + " counters";
+}
+
+std::string rms_norm_title(const std::string& dtype, long long rows, long long width) {
+  return "rmsnorm: " + dtype + ", " + std::to_string(rows) + " rows x " + std::to_string(width) + " items";
+}
+
+long long rms_norm_default_rows(long long width) { return std::max(1ll, (1ll << 24) / width); }
+
 std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
-  std::vector<std::string> primitive_names, variant_ids, dtypes;
+  std::vector<std::string> primitive_names, variant_ids, dtypes, ops, kinds;
+  auto add_new = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
+    for (const auto& x : from)
+      if (!contains(to, x)) to.push_back(x);
+  };
   for (const auto& p : c) {
     primitive_names.push_back(p.name);
     for (const auto& v : p.variants)
       if (!contains(variant_ids, v.id)) variant_ids.push_back(v.id);
-    for (const auto& d : p.dtypes)
-      if (!contains(dtypes, d)) dtypes.push_back(d);
+    add_new(dtypes, p.dtypes);
+    add_new(ops, p.ops);
+    add_new(kinds, p.kinds);
   }
   check_names("--primitive", o.primitives, primitive_names);
   check_names("--variant", o.variants, variant_ids);
   check_names("--dtype", o.dtypes, dtypes);
-  check_names("--op", o.ops, {"sum", "max"});
-  check_names("--kind", o.kinds, {"inclusive", "exclusive"});
+  check_names("--op", o.ops, ops);
+  check_names("--kind", o.kinds, kinds);
 
   auto find_primitive = [&](const std::string& name) -> const primitive_desc& {
     for (const auto& p : c)
@@ -100,28 +134,47 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
     for (const auto& t : seeds) {
       if (!o.primitives.empty() && !contains(o.primitives, t.primitive)) continue;
       if (!o.dtypes.empty() && !contains(o.dtypes, t.dtype)) continue;
-      bench_case bc{t.title, t.primitive, t.dtype, t.n, t.op, t.kind, t.batch, {}};
-      bc.variants = variants_of(find_primitive(t.primitive), t.n, t.batch > 0);
+      const std::string title = t.title ? t.title : case_title(t.primitive, t.dtype, t.n, t.op, t.kind, t.batch);
+      bench_case bc{title, t.primitive, t.dtype, t.n, t.op, t.kind, t.batch, {}};
+      // Only scan's batched tables are one-block comparisons; rmsnorm's rows are its batch.
+      bc.variants = variants_of(find_primitive(t.primitive), t.n, t.batch > 0 && std::string(t.primitive) == "scan");
       if (!bc.variants.empty()) plan.push_back(std::move(bc));
     }
     return plan;
   }
 
-  const std::vector<long long> sizes = o.sizes.empty() ? std::vector<long long>{1ll << 28} : o.sizes;
-  const auto or_default = [](const std::vector<std::string>& v, const char* d) {
-    return v.empty() ? std::vector<std::string>{d} : v;
-  };
   for (const auto& p : c) {
     if (!o.primitives.empty() && !contains(o.primitives, p.name)) continue;
     if (p.variants.empty() || p.name == "baseline") continue;  // the ceilings always run
-    for (const auto& dtype : or_default(o.dtypes, "int32")) {
-      if (!contains(p.dtypes, dtype))
-        throw usage_error("--dtype: " + p.name + " does not take '" + dtype + "' (it takes " +
-                          joined(p.dtypes) + ")");
+    // An axis the primitive does not have is one empty value; on an axis it has, the
+    // values asked for must be ones it takes.
+    // A primitive named with --primitive must take every value asked for; without
+    // --primitive, each primitive runs with the values it takes (none: it is skipped).
+    const bool named = !o.primitives.empty();
+    auto axis = [&](const char* flag, const std::vector<std::string>& asked, const std::vector<std::string>& takes) {
+      std::vector<std::string> values;
+      if (takes.empty()) return std::vector<std::string>{""};
+      if (asked.empty()) return std::vector<std::string>{takes.front()};
+      for (const auto& a : asked) {
+        if (contains(takes, a)) {
+          values.push_back(a);
+        } else if (named) {
+          throw usage_error(std::string(flag) + ": " + p.name + " does not take '" + a + "' (it takes " +
+                            joined(takes) + ")");
+        }
+      }
+      return values;
+    };
+    const std::vector<std::string> p_ops = axis("--op", o.ops, p.ops);
+    const std::vector<std::string> p_kinds = axis("--kind", o.kinds, p.kinds);
+    const std::vector<std::string> p_dtypes = axis("--dtype", o.dtypes, p.dtypes);
+    const std::vector<long long> sizes = o.sizes.empty() ? std::vector<long long>{p.default_n} : o.sizes;
+    for (const auto& dtype : p_dtypes) {
       for (long long n : sizes)
-        for (const auto& op : or_default(o.ops, "sum"))
-          for (const auto& kind : or_default(o.kinds, "inclusive")) {
-            bench_case bc{scan_title(dtype, n, op, kind), p.name, dtype, n, op, kind, 0, {}};
+        for (const auto& op : p_ops)
+          for (const auto& kind : p_kinds) {
+            const long long batch = p.name == "rmsnorm" ? rms_norm_default_rows(n) : 0;
+            bench_case bc{case_title(p.name, dtype, n, op, kind, batch), p.name, dtype, n, op, kind, batch, {}};
             bc.variants = variants_of(p, n, false);
             if (!bc.variants.empty()) plan.push_back(std::move(bc));
           }

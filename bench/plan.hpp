@@ -25,6 +25,9 @@ struct primitive_desc {
   std::string summary{};
   std::vector<std::string> dtypes;
   std::vector<variant_desc> variants;
+  std::vector<std::string> ops{};    // what --op may choose (the first is the default); none: no operator
+  std::vector<std::string> kinds{};  // what --kind may choose (likewise); none: no kind
+  long long default_n = 1ll << 28;   // --n when not given (rmsnorm: the row width)
 };
 
 using catalogue = std::vector<primitive_desc>;
@@ -55,6 +58,15 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c);
 // "scan: int32, 2^28 items, inclusive sum"
 std::string scan_title(const std::string& dtype, long long n, const std::string& op,
                        const std::string& kind);
+// "reduce: float, 2^30 items, sum"
+std::string reduce_title(const std::string& dtype, long long n, const std::string& op);
+// "atomics: 2^20 atomicAdd on uint32 counters"
+std::string atomics_title(const std::string& dtype, long long ops);
+// "rmsnorm: float, 4096 rows x 4096 items"
+std::string rms_norm_title(const std::string& dtype, long long rows, long long width);
+
+// Rows of an rmsnorm table whose width alone was asked for (--n): 2^24 items in all.
+long long rms_norm_default_rows(long long width);
 
 // The text --list prints.
 std::string format_list(const catalogue& c);

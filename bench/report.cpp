@@ -55,8 +55,26 @@ std::vector<std::vector<std::string>> table_cells(const std::vector<const record
       base = r;
       break;
     }
+  // What a row's rate is a fraction of: the read-only ceiling for primitives that write
+  // (almost) nothing (params.ceiling "read"); none for operation counts (params.rate
+  // "ops", shown as Gops/s); the copy otherwise.
+  auto has_param = [&](const char* key, const char* value) {
+    return std::any_of(rows.begin(), rows.end(), [&](const record* r) {
+      const param_value* v = r->param(key);
+      return v && std::holds_alternative<std::string>(*v) && std::get<std::string>(*v) == value;
+    });
+  };
+  const bool ops = has_param("rate", "ops");
+  const bool of_read = has_param("ceiling", "read");
   std::vector<std::vector<std::string>> cells;
-  std::vector<std::string> header = {"variant", "n", "median ms", "min-max ms", "GB/s", "% of copy", "passes", "speed-up"};
+  std::vector<std::string> header = {"variant", "n", "median ms", "min-max ms"};
+  if (ops) {
+    header.push_back("Gops/s");
+  } else {
+    header.push_back("GB/s");
+    header.push_back(of_read ? "% of read" : "% of copy");
+  }
+  for (const char* h : {"passes", "speed-up"}) header.push_back(h);
   // Blocks of a batch run concurrently: this is the launch's time / blocks, in ns.
   if (per_block) header.insert(header.begin() + 4, "ns/block");
   header.push_back("note");
@@ -73,8 +91,12 @@ std::vector<std::vector<std::string>> table_cells(const std::vector<const record
         const double batch = param_number(*r, "batch", 0);
         row.push_back(batch > 0 ? printf_string("%.2f", r->ms_median * 1e6 / batch) : "-");
       }
-      row.push_back(format_gbps(r->gbps));
-      row.push_back(format_pct(r->pct_of_copy));
+      if (ops) {
+        row.push_back(printf_string("%.2f", r->items_per_s / 1e9));
+      } else {
+        row.push_back(format_gbps(r->gbps));
+        row.push_back(format_pct(of_read ? r->pct_of_read : r->pct_of_copy));
+      }
       row.push_back(printf_string("%.1f", passes));
       const double s = r->items_per_s / base->items_per_s;
       row.push_back(s >= 100 ? printf_string("%.0fx", s) : s >= 10 ? printf_string("%.1fx", s) : printf_string("%.2fx", s));

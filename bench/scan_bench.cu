@@ -17,7 +17,9 @@ primitive_desc scan_primitive() {
   primitive_desc p{"scan",
                    "inclusive and exclusive prefix scan (the teaching ladder, onepass, CUB)",
                    {"int32", "uint32", "int64", "uint64", "float", "double"},
-                   {}};
+                   {},
+                   {"sum", "max"},
+                   {"inclusive", "exclusive"}};
   for (const auto& info : ladder::scan_variants()) {
     variant_desc v{info.id, info.summary, info.passes, info.max_items, -1, "", info.batched};
     if (info.max_items != ladder::no_limit)
@@ -33,7 +35,7 @@ primitive_desc scan_primitive() {
   return p;
 }
 
-std::vector<record> run_scan_table(const bench_case& c, scan_context& ctx) {
+std::vector<record> run_scan_table(const bench_case& c, bench_context& ctx) {
   if (c.dtype == "int32") return run_scan_table_typed<std::int32_t>(c, ctx);
   if (c.dtype == "uint32") return run_scan_table_typed<std::uint32_t>(c, ctx);
   if (c.dtype == "int64") return run_scan_table_typed<long long>(c, ctx);

@@ -13,18 +13,11 @@
 
 namespace onepass::bench {
 
-struct scan_context {
-  timer& time;
-  progress& steps;
-  double copy_gbps, read_gbps;
-  std::uint64_t seed;
-};
-
 // The scan primitive for --list and the plan: the registry plus the bench's own limits.
 primitive_desc scan_primitive();
 
 // Runs one scan table; dispatches on c.dtype (scan_bench.cu).
-std::vector<record> run_scan_table(const bench_case& c, scan_context& ctx);
+std::vector<record> run_scan_table(const bench_case& c, bench_context& ctx);
 
 namespace detail {
 
@@ -51,7 +44,7 @@ std::vector<T> scan_reference(const std::vector<T>& in, const bench_case& c, T i
 }
 
 template <class T, class Op>
-std::vector<record> run_scan_table_with(const bench_case& c, scan_context& ctx, Op op) {
+std::vector<record> run_scan_table_with(const bench_case& c, bench_context& ctx, Op op) {
   const bool batched = c.batch > 0;
   long long items = batched ? c.n * c.batch : 0;  // the most any variant reads
   for (const auto& v : c.variants) items = std::max(items, v.n);
@@ -117,18 +110,18 @@ std::vector<record> run_scan_table_with(const bench_case& c, scan_context& ctx, 
 }  // namespace detail
 
 template <class T>
-std::vector<record> run_scan_table_typed(const bench_case& c, scan_context& ctx) {
+std::vector<record> run_scan_table_typed(const bench_case& c, bench_context& ctx) {
   if (c.op == "sum") return detail::run_scan_table_with<T>(c, ctx, plus{});
   if (c.op == "max") return detail::run_scan_table_with<T>(c, ctx, maximum{});
   throw std::runtime_error("scan: no operator '" + c.op + "'");
 }
 
 // Compiled in scan_bench_<dtype>.cu.
-extern template std::vector<record> run_scan_table_typed<std::int32_t>(const bench_case&, scan_context&);
-extern template std::vector<record> run_scan_table_typed<std::uint32_t>(const bench_case&, scan_context&);
-extern template std::vector<record> run_scan_table_typed<long long>(const bench_case&, scan_context&);
-extern template std::vector<record> run_scan_table_typed<unsigned long long>(const bench_case&, scan_context&);
-extern template std::vector<record> run_scan_table_typed<float>(const bench_case&, scan_context&);
-extern template std::vector<record> run_scan_table_typed<double>(const bench_case&, scan_context&);
+extern template std::vector<record> run_scan_table_typed<std::int32_t>(const bench_case&, bench_context&);
+extern template std::vector<record> run_scan_table_typed<std::uint32_t>(const bench_case&, bench_context&);
+extern template std::vector<record> run_scan_table_typed<long long>(const bench_case&, bench_context&);
+extern template std::vector<record> run_scan_table_typed<unsigned long long>(const bench_case&, bench_context&);
+extern template std::vector<record> run_scan_table_typed<float>(const bench_case&, bench_context&);
+extern template std::vector<record> run_scan_table_typed<double>(const bench_case&, bench_context&);
 
 }  // namespace onepass::bench

@@ -2,4 +2,4 @@
 #include "scan_bench.cuh"
 
 template std::vector<onepass::bench::record> onepass::bench::run_scan_table_typed<long long>(
-    const bench_case&, scan_context&);
+    const bench_case&, bench_context&);

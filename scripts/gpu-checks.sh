@@ -20,7 +20,7 @@ if [ -z "${ONEPASS_PREBUILT:-}" ]; then
 fi
 
 # 1. Every GPU test binary, whole (ctest also runs the CPU-only tests and the package check).
-gpu_tests="test_building_blocks test_scan test_scan_ladder test_validation"
+gpu_tests="test_building_blocks test_scan test_scan_ladder test_validation test_reduce test_reduce_ladder test_reduce_validation test_rms_norm"
 passed=0; failed=0; gpu_skips=0
 for bin in $gpu_tests; do
   "$build/tests/$bin" >"$logs/$bin.log" 2>&1
@@ -35,8 +35,8 @@ done
 tests_line="$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && tests_ok=1 || tests_ok=0
 
-# 2. compute-sanitizer on small cases: the building blocks, the production scan, and the
-#    whole ladder on one 4-byte and the 8-byte non-commutative type.
+# 2. compute-sanitizer on small cases: the building blocks, the production scan and
+#    reduce, both ladders on one 4-byte and the 8-byte non-commutative type, and RMSNorm.
 export ONEPASS_TEST_MAX_N=${ONEPASS_TEST_MAX_N:-20000}
 summary=""
 sanitizer_errors=0
@@ -44,7 +44,10 @@ for tool in memcheck racecheck synccheck initcheck; do
   tool_errors=0
   for run in "test_building_blocks" \
              "test_scan --gtest_filter=ScanPublic/0.*:ScanPublic/5.*:Scan.*:ScanStress.*:ScanPipelined.*" \
-             "test_scan_ladder --gtest_filter=*int32_plus:*affine*"; do
+             "test_scan_ladder --gtest_filter=*int32_plus:*affine*" \
+             "test_reduce --gtest_filter=Reduce.PublicApiInt32:Reduce.PublicApiNonCommutative:Reduce.Empty*:Reduce.Workspace*:Reduce.BackToBack*:Reduce.FloatSums*" \
+             "test_reduce_ladder --gtest_filter=*int32_plus:*double_plus:*affine*" \
+             "test_rms_norm"; do
     set -- $run
     bin=$1; shift
     log="$logs/sanitizer-$tool-$bin.log"

@@ -98,6 +98,57 @@ TEST(BlockPrimitives, ScanAndReduceKeepItemOrder) {
   check_block_primitives<1024, 2>();
 }
 
+// Partial reductions: only the first `valid` lanes / threads take part, in order (the
+// others hold poison that must not leak in); and the commutative warp reduction gives
+// every lane the total (redux.sync for 32-bit integers, a butterfly otherwise).
+template <int Threads>
+__global__ void partial_reduce_kernel(const affine* in, affine* warp_out, affine* block_out, int valid) {
+  __shared__ typename block_reduce<affine, Threads>::storage storage;
+  const int t = static_cast<int>(threadIdx.x);
+  const affine x = t < valid ? in[t] : affine{0xA5A5A5A5u, 0xA5A5A5A5u};
+  const int lane_valid = valid < 32 ? valid : 32;
+  const affine w = warp_reduce<affine>::reduce_to_lane0(x, compose{}, lane_valid);
+  if (t == 0) *warp_out = w;
+  const affine b = block_reduce<affine, Threads>(storage).reduce(x, compose{}, valid);
+  if (t == 0) *block_out = b;
+}
+
+template <class T, class Op>
+__global__ void commutative_kernel(const T* in, T* out, Op op) {
+  out[threadIdx.x] = warp_reduce<T>::reduce_commutative(in[threadIdx.x], op);
+}
+
+TEST(WarpPrimitives, PartialAndCommutativeReductions) {
+  ONEPASS_REQUIRE_GPU();
+  constexpr int threads = 256;
+  const auto host = random_vector<affine>(threads, 8);
+  device_buffer<affine> in(host), warp_out(1), block_out(1);
+  for (int valid : {1, 2, 31, 32, 33, 100, 255, 256}) {
+    partial_reduce_kernel<threads><<<1, threads>>>(in.get(), warp_out.get(), block_out.get(), valid);
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    const std::vector<affine> first(host.begin(), host.begin() + valid);
+    const std::vector<affine> first_warp(host.begin(), host.begin() + std::min(valid, 32));
+    const affine identity{1, 0};
+    EXPECT_EQ(block_out.download()[0], reference_reduce(first, identity, compose{})) << "valid " << valid;
+    EXPECT_EQ(warp_out.download()[0], reference_reduce(first_warp, identity, compose{})) << "valid " << valid;
+  }
+  const auto check = [](auto value_tag, auto op) {
+    using T = decltype(value_tag);
+    const std::vector<T> values = random_reduce_vector<T>(32, 21);
+    device_buffer<T> d_in(values), d_out(32);
+    commutative_kernel<<<1, 32>>>(d_in.get(), d_out.get(), op);
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    const T expected = reference_reduce(std::vector<T>(values.begin() + 1, values.end()), values[0], op);
+    for (const T& got : d_out.download()) EXPECT_EQ(got, expected) << type_name<T>();
+  };
+  check(int{}, onepass::plus{});
+  check(unsigned{}, onepass::maximum{});
+  check(int{}, onepass::minimum{});
+  check(float{}, onepass::plus{});
+  check(double{}, onepass::maximum{});
+  check(static_cast<long long>(0), onepass::plus{});
+}
+
 // Vector-striped load -> blocked (checked against the positions) -> striped -> store.
 template <int Threads, int N, int V, exchange_scope Scope>
 __global__ void exchange_kernel(const int* in, int* blocked_out, int* roundtrip, long long valid) {

@@ -8,19 +8,6 @@
 namespace onepass::test {
 namespace {
 
-// Runs f, expects invalid_argument naming `argument` with `fragment` in its message.
-template <class F>
-void expect_rejected(F&& f, const std::string& argument, const std::string& fragment) {
-  try {
-    f();
-    ADD_FAILURE() << "expected onepass::invalid_argument for '" << argument << "'";
-  } catch (const onepass::invalid_argument& e) {
-    EXPECT_EQ(e.argument(), argument) << e.what();
-    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("'" + argument + "'"), std::string::npos) << e.what();
-  }
-}
-
 // Fake device addresses: never dereferenced, because every check below fails first.
 int* fake(std::uintptr_t address) { return reinterpret_cast<int*>(address); }
 

@@ -1,7 +1,13 @@
 // onepass/functional.cuh — the binary operators onepass names.
 //
 // Any associative functor `T op(T, T)` callable on the device works with every scan and
-// reduction; it need not be commutative. These are the common ones.
+// with onepass::reduce; it need not be commutative. These are the common ones.
+//
+// is_commutative<Op> says whether op(a, b) == op(b, a) for every a, b. Reductions use it
+// to pick a faster order of combination (onepass::reduce) or to refuse an operator whose
+// result would depend on the order atomics happen to run in (the atomic rungs of the
+// reduce ladder). It is true for plus, maximum and minimum; specialise it for your own
+// commutative functor.
 #pragma once
 
 #include "onepass/detail/config.cuh"
@@ -28,5 +34,24 @@ struct minimum {
     return b < a ? b : a;
   }
 };
+
+template <class Op>
+struct is_commutative {
+  static constexpr bool value = false;
+};
+template <>
+struct is_commutative<plus> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_commutative<maximum> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_commutative<minimum> {
+  static constexpr bool value = true;
+};
+template <class Op>
+inline constexpr bool is_commutative_v = is_commutative<Op>::value;
 
 }  // namespace onepass

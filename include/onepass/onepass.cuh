@@ -10,4 +10,6 @@
 #include "onepass/block/block_reduce.cuh"
 #include "onepass/block/block_scan.cuh"
 #include "onepass/lookback/lookback.cuh"
+#include "onepass/reduce.cuh"
 #include "onepass/scan.cuh"
+#include "onepass/rms_norm.cuh"

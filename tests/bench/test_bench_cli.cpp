@@ -29,14 +29,21 @@ void expect_usage_error(F&& f, const std::string& fragment) {
 // A small catalogue shaped like the real one (which needs the CUDA registry).
 catalogue test_catalogue() {
   primitive_desc baseline{"baseline", "ceilings", {"int32"}, {{"copy", "copy"}, {"read", "read"}}};
-  primitive_desc scan{"scan", "prefix scan", {"int32", "float", "int64"}, {}};
+  primitive_desc scan{"scan", "prefix scan", {"int32", "float", "int64"}, {}, {"sum", "max"}, {"inclusive", "exclusive"}};
   scan.variants.push_back({"sequential", "one thread", 1.0, -1, 1 << 16, "one thread walks the array"});
   scan.variants.push_back({"hillis_steele", "one block", 1.0, 1024, -1, "one block", true});
   scan.variants.push_back({"blelloch", "one block", 1.0, 2048, -1, "one block", true});
   scan.variants.push_back({"three_pass_smem", "three passes", 2.0});
   scan.variants.push_back({"onepass", "production"});
   scan.variants.push_back({"cub", "CUB"});
-  return {baseline, scan};
+  primitive_desc reduce{"reduce", "reduction", {"int32", "float"}, {}, {"sum", "max"}, {}};
+  reduce.variants.push_back({"atomic_global", "one atomic per item", 1.0, -1, 1 << 24, "one address"});
+  reduce.variants.push_back({"onepass", "production"});
+  reduce.variants.push_back({"cub", "CUB"});
+  primitive_desc atomics{"atomics", "contention", {"uint32"}, {{"addresses_1", "one"}, {"addresses_32", "32"}}, {}, {},
+                         1 << 20};
+  primitive_desc rmsnorm{"rmsnorm", "RMSNorm", {"float", "bfloat16"}, {{"onepass", "fused"}}, {}, {}, 4096};
+  return {baseline, scan, reduce, atomics, rmsnorm};
 }
 
 std::vector<std::string> ids(const bench_case& c) {
@@ -130,9 +137,14 @@ TEST(BenchArgs, BadCommandLines) {
   expect_usage_error([] { parse({"--preset", "seeds", "--n", "2^20"}); }, "cannot be combined");
 }
 
-TEST(BenchPlan, DefaultIsEveryScanVariantAt2To28) {
+TEST(BenchPlan, DefaultIsEveryPrimitiveAtItsDefaultSize) {
   const auto plan = make_plan(parse({}), test_catalogue());
-  ASSERT_EQ(plan.size(), 1u);
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(plan[1].table, "reduce: int32, 2^28 items, sum");
+  EXPECT_EQ(plan[1].kind, "");
+  EXPECT_EQ(plan[2].table, "atomics: 2^20 atomicAdd on uint32 counters");
+  EXPECT_EQ(plan[3].table, "rmsnorm: float, 4096 rows x 4096 items");
+  EXPECT_EQ(plan[3].batch, 4096);
   const bench_case& c = plan[0];
   EXPECT_EQ(c.table, "scan: int32, 2^28 items, inclusive sum");
   EXPECT_EQ(c.n, 1ll << 28);
@@ -149,7 +161,7 @@ TEST(BenchPlan, DefaultIsEveryScanVariantAt2To28) {
 }
 
 TEST(BenchPlan, SmallSizesRunEveryVariantAtThatSize) {
-  const auto plan = make_plan(parse({"--n", "1000"}), test_catalogue());
+  const auto plan = make_plan(parse({"--primitive", "scan", "--n", "1000"}), test_catalogue());
   ASSERT_EQ(plan.size(), 1u);
   for (const auto& v : plan[0].variants) {
     EXPECT_EQ(v.n, 1000) << v.id;
@@ -161,15 +173,46 @@ TEST(BenchPlan, CrossProductOfFilters) {
   const auto plan = make_plan(parse({"--dtype", "int32,float", "--n", "2^20,2^24", "--op", "sum,max", "--kind",
                                      "inclusive,exclusive", "--variant", "onepass,cub"}),
                               test_catalogue());
-  ASSERT_EQ(plan.size(), 16u);
+  // Scan: 2 x 2 x 2 x 2 tables; reduce (no kind): 2 x 2 x 2; rmsnorm takes float and
+  // has no operator or kind: one table per size. Atomics takes neither dtype: skipped.
+  ASSERT_EQ(plan.size(), 16u + 8u + 2u);
   EXPECT_EQ(plan[0].table, "scan: int32, 2^20 items, inclusive sum");
   EXPECT_EQ(plan[15].table, "scan: float, 2^24 items, exclusive max");
-  for (const auto& c : plan) EXPECT_EQ(ids(c), (std::vector<std::string>{"onepass", "cub"}));
+  EXPECT_EQ(plan[16].table, "reduce: int32, 2^20 items, sum");
+  EXPECT_EQ(plan[23].table, "reduce: float, 2^24 items, max");
+  EXPECT_EQ(plan[24].table, "rmsnorm: float, 16 rows x 1048576 items");
+  for (const auto& c : plan) {
+    const auto expected = c.primitive == "rmsnorm" ? std::vector<std::string>{"onepass"}
+                                                   : std::vector<std::string>{"onepass", "cub"};
+    EXPECT_EQ(ids(c), expected) << c.table;
+  }
+}
+
+TEST(BenchPlan, AxesANamedPrimitiveDoesNotHaveAreUsageErrors) {
+  const catalogue c = test_catalogue();
+  expect_usage_error([&] { make_plan(parse({"--primitive", "reduce", "--dtype", "int64"}), c); },
+                     "--dtype: reduce does not take 'int64'");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "atomics", "--dtype", "float"}), c); },
+                     "--dtype: atomics does not take 'float'");
+  // Without --primitive, a primitive that takes none of the values asked for is skipped.
+  const auto plan = make_plan(parse({"--dtype", "int64"}), c);
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_EQ(plan[0].primitive, "scan");
 }
 
 TEST(BenchPlan, SeedsPreset) {
   const auto plan = make_plan(parse({"--preset", "seeds"}), test_catalogue());
-  ASSERT_EQ(plan.size(), 4u);
+  ASSERT_EQ(plan.size(), 10u);
+  EXPECT_EQ(plan[4].table, "reduce: int32, 2^30 items, sum");
+  EXPECT_EQ(plan[5].table, "reduce: float, 2^30 items, sum");
+  EXPECT_EQ(plan[6].table, "reduce: int32, 2^20 items, sum");
+  EXPECT_EQ(ids(plan[4]), (std::vector<std::string>{"atomic_global", "onepass", "cub"}));
+  EXPECT_EQ(plan[4].variants[0].n, 1 << 24);
+  EXPECT_EQ(plan[7].table, "atomics: 2^20 atomicAdd on uint32 counters");
+  EXPECT_EQ(plan[8].table, "rmsnorm: float, 4096 rows x 4096 items");
+  EXPECT_EQ(plan[8].batch, 4096);
+  EXPECT_EQ(plan[9].table, "rmsnorm: bfloat16, 4096 rows x 4096 items");
+  EXPECT_EQ(ids(plan[9]), std::vector<std::string>{"onepass"});
   EXPECT_EQ(plan[0].table, "scan: int32, 2^30 items, inclusive sum");
   EXPECT_EQ(plan[0].n, 1ll << 30);
   EXPECT_EQ(plan[1].table, "scan: float, 64M items, exclusive sum");
@@ -183,7 +226,7 @@ TEST(BenchPlan, SeedsPreset) {
   for (const auto& v : plan[3].variants) EXPECT_EQ(v.n, 1024);
   // Filters narrow a preset.
   const auto only_float = make_plan(parse({"--preset", "seeds", "--dtype", "float", "--variant", "cub"}), test_catalogue());
-  ASSERT_EQ(only_float.size(), 2u);
+  ASSERT_EQ(only_float.size(), 3u);  // two scans and the float reduce; rmsnorm has no cub
   EXPECT_EQ(ids(only_float[0]), std::vector<std::string>{"cub"});
 }
 

@@ -149,3 +149,40 @@ TEST(BenchReport, JsonHasTheSchemaFieldsAndNullsForFailures) {
 
 }  // namespace
 }  // namespace onepass::bench
+
+namespace onepass::bench {
+namespace {
+
+// A reduce table is a fraction of the read-only pass; an atomics table is a rate of
+// operations, with no ceiling at all.
+TEST(BenchReport, ReadCeilingAndOperationRateColumns) {
+  const double copy = 4000, read = 4400;
+  std::vector<record> r;
+  r.push_back(timed_record("reduce", "onepass", "int32", 1ll << 30,
+                           {{"table", std::string("reduce: int32, 2^30 items, sum")}, {"op", std::string("sum")},
+                            {"ceiling", std::string("read")}},
+                           {1.0, 0.9, 1.1}, 4.0 * (1 << 30), copy, read));
+  r.push_back(timed_record("atomics", "addresses_1", "uint32", 1 << 20,
+                           {{"table", std::string("atomics: 2^20 atomicAdd on uint32 counters")},
+                            {"addresses", 1ll}, {"rate", std::string("ops")}},
+                           {0.5, 0.5, 0.5}, 8.0 * (1 << 20), copy, read));
+  const std::string text = format_tables(r);
+  const std::vector<std::string> lines = lines_of(text);
+  const auto header_of = [&](const std::string& title) {
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+      if (lines[i].find(title) != std::string::npos) return lines[i + 1];
+    return std::string();
+  };
+  const std::string reduce_header = header_of("reduce: int32");
+  EXPECT_NE(reduce_header.find("% of read"), std::string::npos) << text;
+  EXPECT_EQ(reduce_header.find("% of copy"), std::string::npos) << text;
+  // 4 GiB in 1 ms against a 4400 GB/s read ceiling: 97.6%.
+  EXPECT_NE(text.find("97.6%"), std::string::npos) << text;
+  const std::string atomics_header = header_of("atomics:");
+  EXPECT_NE(atomics_header.find("Gops/s"), std::string::npos) << text;
+  EXPECT_EQ(atomics_header.find("GB/s"), std::string::npos) << text;
+  EXPECT_NE(text.find("2.10"), std::string::npos) << text;  // 2^20 operations in 0.5 ms
+}
+
+}  // namespace
+}  // namespace onepass::bench

@@ -106,6 +106,44 @@ bool exactly_representable_sums(const std::vector<T>& in) {
   return true;
 }
 
+// --- reductions --------------------------------------------------------------------
+// A reduction's variants combine in their own order — thread-major, block by block, or
+// in whatever order atomics happen to land — so a partial result is the combination of
+// some subset of the items, not of a contiguous range as in a scan. The inputs are chosen
+// so that every subset sum is exact too, and integer results are exact in any order:
+//  * floats and doubles are k/256 with k in [-16, 16]: a subset sum is a multiple of 2^-8
+//    and is exact in float while below 2^16 in magnitude. That is guaranteed while
+//    sum |x| < 2^16, i.e. up to ~2 million items (E|k| = 8.2); beyond, a subset sum is a
+//    random walk with a standard deviation of 0.037 * sqrt(items): ~150 at 2^24 items,
+//    ~1200 at 2^30, hundreds of standard deviations below 2^16. So comparisons are exact
+//    and any difference is a real error (a lost, doubled or misplaced item);
+//  * integers as for scans (random_value): unsigned sums wrap exactly; signed partial
+//    sums stay far from overflow.
+template <class T>
+T random_reduce_value(std::mt19937_64& rng) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(static_cast<int>(rng() % 33) - 16) / static_cast<T>(256);
+  } else {
+    return random_value<T>(rng);
+  }
+}
+
+template <class T>
+std::vector<T> random_reduce_vector(long long n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = random_reduce_value<T>(rng);
+  return v;
+}
+
+// init op in[0] op ... op in[n-1], in element order.
+template <class T, class Op>
+T reference_reduce(const std::vector<T>& in, T init, Op op) {
+  T acc = init;
+  for (const T& x : in) acc = op(acc, x);
+  return acc;
+}
+
 // Returns "" when equal, else a description of the first difference.
 template <class T>
 std::string first_difference(const std::vector<T>& expected, const std::vector<T>& actual) {

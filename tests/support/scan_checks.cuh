@@ -49,18 +49,6 @@ std::optional<std::vector<T>> run_entry(const ladder::scan_entry<T, Op>& v, cons
   return out.download(n);
 }
 
-// "" when items [from, end) of v still hold device_buffer's poison (0xA5 bytes), else
-// the first one that does not.
-template <class T>
-std::string first_written(const std::vector<T>& v, std::size_t from = 0) {
-  for (std::size_t i = from; i < v.size(); ++i) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(&v[i]);
-    for (std::size_t b = 0; b < sizeof(T); ++b)
-      if (bytes[b] != 0xA5) return "item " + std::to_string(i) + " of " + std::to_string(v.size()) + " was written";
-  }
-  return "";
-}
-
 // The expected output of a batch: each array of n items scanned on its own.
 template <class T, class Op>
 std::vector<T> reference_batch(const std::vector<T>& in, long long n, kind k, T init) {

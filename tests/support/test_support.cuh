@@ -106,4 +106,30 @@ class device_buffer {
   long long n_ = 0;
 };
 
+// "" when items [from, end) of v still hold device_buffer's poison (0xA5 bytes), else
+// the first one that does not.
+template <class T>
+std::string first_written(const std::vector<T>& v, std::size_t from = 0) {
+  for (std::size_t i = from; i < v.size(); ++i) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&v[i]);
+    for (std::size_t b = 0; b < sizeof(T); ++b)
+      if (bytes[b] != 0xA5) return "item " + std::to_string(i) + " of " + std::to_string(v.size()) + " was written";
+  }
+  return "";
+}
+
+// Runs f and expects onepass::invalid_argument naming `argument`, with `fragment` in its
+// message (which must also quote the argument's name).
+template <class F>
+void expect_rejected(F&& f, const std::string& argument, const std::string& fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "expected onepass::invalid_argument for '" << argument << "'";
+  } catch (const onepass::invalid_argument& e) {
+    EXPECT_EQ(e.argument(), argument) << e.what();
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'" + argument + "'"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace onepass::test

@@ -46,6 +46,28 @@ class block_reduce {
     }
   }
 
+  // Reduction of threads [0, valid)'s x in thread order (1 <= valid <= BlockThreads); the
+  // other threads' x may hold anything. The result is meaningful in thread 0 only.
+  template <class Op>
+  __device__ ONEPASS_FORCEINLINE T reduce(T x, Op op, int valid) {
+    const int warp = detail::warp_id(), lane = detail::lane_id();
+    const int in_warp = valid - warp * 32;
+    const T warp_result = warp_reduce<T>::reduce_to_lane0(x, op, in_warp < 32 ? in_warp : 32);
+    if constexpr (warps == 1) {
+      return warp_result;
+    } else {
+      if (lane == 0 && in_warp > 0) storage_.warp_results[warp] = warp_result;
+      __syncthreads();
+      const int valid_warps = (valid + 31) / 32;
+      T t = warp_result;
+      if (warp == 0) {
+        if (lane < valid_warps) t = storage_.warp_results[lane];
+        t = warp_reduce<T>::reduce_to_lane0(t, op, valid_warps);
+      }
+      return t;
+    }
+  }
+
   // Reduction of N items per thread (in element order if the items are blocked).
   template <int N, class Op>
   __device__ ONEPASS_FORCEINLINE T reduce(const T (&items)[N], Op op) {

@@ -3,10 +3,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
+#include "onepass/detail/config.cuh"
 #include "onepass/error.cuh"
 
 namespace onepass {
@@ -18,6 +20,36 @@ struct workspace {
 };
 
 namespace detail {
+
+// The current device's compute capability major version, asked once per device.
+inline int device_major() {
+  constexpr int max_devices = 64;
+  static std::atomic<int> known[max_devices] = {};  // 0: not asked yet
+  int device = 0;
+  ONEPASS_CUDA_TRY(cudaGetDevice(&device));
+  if (device < max_devices)
+    if (const int major = known[device].load(std::memory_order_relaxed)) return major;
+  int major = 0;
+  ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (device < max_devices) known[device].store(major, std::memory_order_relaxed);
+  return major;
+}
+
+// The current device's number of SMs, asked once per device.
+inline int multiprocessor_count() {
+  constexpr int max_devices = 64;
+  static std::atomic<int> known[max_devices] = {};  // 0: not asked yet
+  int device = 0;
+  ONEPASS_CUDA_TRY(cudaGetDevice(&device));
+  if (device < max_devices)
+    if (const int sms = known[device].load(std::memory_order_relaxed)) return sms;
+  int sms = 0;
+  ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (device < max_devices) known[device].store(sms, std::memory_order_relaxed);
+  return sms;
+}
+
+inline bool supports_programmatic_launch() { return device_major() >= 9; }
 
 // Launches `kernel` and throws cuda_error if the launch itself fails. Unlike a <<< >>>
 // launch followed by cudaGetLastError, the error returned is this launch's own, never an
@@ -35,6 +67,72 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
   };
   launch_with(static_cast<Params>(args)...);
 }
+
+// Launches `kernel` with programmatic dependent launch (Hopper and newer): the grid may be
+// scheduled while the previous kernel in the stream is still running, and must wait for
+// it with wait_for_prior_grids() before touching memory that kernel may write. That hides
+// most of the launch latency of a short second kernel. Where the device is older, this
+// is a plain launch (and the wait is a no-op there).
+template <class... Params, class... Args>
+void launch_programmatic(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                         cudaStream_t stream, Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "wrong number of kernel arguments");
+  auto launch_with = [&](std::remove_cv_t<std::remove_reference_t<Params>>... typed) {
+    void* ptrs[] = {static_cast<void*>(&typed)..., nullptr};
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = supports_programmatic_launch() ? 1 : 0;
+    ONEPASS_CUDA_TRY(cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel), ptrs));
+  };
+  launch_with(static_cast<Params>(args)...);
+}
+
+// How many blocks of Kernel (with `threads` threads and `shared_bytes` of dynamic shared
+// memory) the current device runs at once: the persistent grid. Asked once per device
+// and kernel; the dynamic shared memory limit is raised then when it passes 48 KiB.
+template <auto Kernel>
+int resident_blocks(int threads, int shared_bytes) {
+  constexpr int max_devices = 64;
+  static std::atomic<int> known[max_devices] = {};  // 0: not asked yet
+  int device = 0;
+  ONEPASS_CUDA_TRY(cudaGetDevice(&device));
+  if (device < max_devices)
+    if (const int blocks = known[device].load(std::memory_order_relaxed)) return blocks;
+  if (shared_bytes > 48 * 1024)
+    ONEPASS_CUDA_TRY(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  int per_sm = 0, sms = 0;
+  ONEPASS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, threads, shared_bytes));
+  ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int blocks = per_sm > 0 ? per_sm * sms : 1;
+  if (device < max_devices) known[device].store(blocks, std::memory_order_relaxed);
+  return blocks;
+}
+
+#if defined(__CUDACC__)
+// The device side of launch_programmatic. Both are no-ops before sm_90 and in a grid
+// that was launched normally.
+// Waits until every grid this one depends on has finished and its writes are visible.
+__device__ ONEPASS_FORCEINLINE void wait_for_prior_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+// Lets the next grid in the stream (if launched programmatically) be scheduled once
+// every block of this grid has called this or exited; it still waits for this grid's
+// completion in wait_for_prior_grids() before reading what this grid writes.
+__device__ ONEPASS_FORCEINLINE void allow_dependent_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+#endif
 
 inline std::string bytes_str(std::size_t b) { return std::to_string(b) + " bytes"; }
 

@@ -43,6 +43,10 @@ __device__ ONEPASS_FORCEINLINE T shfl_down(const T& v, int delta, unsigned mask 
   return shuffle_words_of(v, [&](auto w) { return __shfl_down_sync(mask, w, delta); });
 }
 template <class T>
+__device__ ONEPASS_FORCEINLINE T shfl_xor(const T& v, int lane_mask, unsigned mask = full_warp_mask) {
+  return shuffle_words_of(v, [&](auto w) { return __shfl_xor_sync(mask, w, lane_mask); });
+}
+template <class T>
 __device__ ONEPASS_FORCEINLINE T shfl_idx(const T& v, int src_lane, unsigned mask = full_warp_mask) {
   return shuffle_words_of(v, [&](auto w) { return __shfl_sync(mask, w, src_lane); });
 }

@@ -7,8 +7,6 @@
 #include <limits>
 #include <type_traits>
 
-#include <atomic>
-
 #include "onepass/agent/scan_pipeline.cuh"
 #include "onepass/agent/scan_tile.cuh"
 #include "onepass/detail/launch.cuh"
@@ -53,27 +51,6 @@ void check_scan_memory(const T* in, index_t n, T* out) {
 
 template <class T, class Tuning>
 using scan_plan_for = scan_plan<T, std::conditional_t<std::is_void_v<Tuning>, tuning::default_scan_tuning<T>, Tuning>>;
-
-// How many blocks of Kernel (with `threads` threads and `shared_bytes` of dynamic shared
-// memory) the current device runs at once: the persistent grid. Asked once per device
-// and kernel; the dynamic shared memory limit is raised then when it passes 48 KiB.
-template <auto Kernel>
-int resident_blocks(int threads, int shared_bytes) {
-  constexpr int max_devices = 64;
-  static std::atomic<int> known[max_devices] = {};  // 0: not asked yet
-  int device = 0;
-  ONEPASS_CUDA_TRY(cudaGetDevice(&device));
-  if (device < max_devices)
-    if (const int blocks = known[device].load(std::memory_order_relaxed)) return blocks;
-  if (shared_bytes > 48 * 1024)
-    ONEPASS_CUDA_TRY(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
-  int per_sm = 0, sms = 0;
-  ONEPASS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, threads, shared_bytes));
-  ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int blocks = per_sm > 0 ? per_sm * sms : 1;
-  if (device < max_devices) known[device].store(blocks, std::memory_order_relaxed);
-  return blocks;
-}
 
 // The launch alone, for callers that have checked the arguments (requires n > 0).
 template <bool Exclusive, class Tuning = void, class T, class Op, class Delay = no_delay>

@@ -38,6 +38,7 @@
 #include "onepass/detail/launch.cuh"
 #include "onepass/device/dispatch_scan.cuh"
 #include "onepass/functional.cuh"
+#include "onepass/ladder/common.cuh"
 
 namespace onepass::ladder {
 
@@ -46,16 +47,6 @@ enum class scan_kind { inclusive, exclusive };
 inline const char* to_string(scan_kind k) {
   return k == scan_kind::inclusive ? "inclusive" : "exclusive";
 }
-
-constexpr index_t no_limit = -1;
-
-// Base of the variants that need no scratch memory.
-struct needs_no_workspace {
-  template <class T, class Op = plus>
-  static std::size_t workspace_bytes(index_t /*n*/) {
-    return 0;
-  }
-};
 
 namespace detail {
 template <class Variant>

@@ -34,9 +34,6 @@
 
 namespace onepass::ladder {
 
-template <class... Variants>
-struct variant_list {};
-
 // The ladder, slowest idea first; the production path and the peer last.
 using scan_ladder =
     variant_list<sequential, hillis_steele, blelloch, blelloch_bcf, warp_shuffle, three_pass_smem,

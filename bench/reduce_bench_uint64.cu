@@ -1,0 +1,5 @@
+// The uint64 instantiation of the reduce tables (one file per type: parallel builds).
+#include "reduce_bench.cuh"
+
+template std::vector<onepass::bench::record> onepass::bench::run_reduce_table_typed<unsigned long long>(
+    const bench_case&, bench_context&);

@@ -1,0 +1,44 @@
+// onepass/tuning/reduce_tuning.cuh — the production reduce's shape, as data.
+//
+// A reduction reads every item once and writes nothing, so it is limited by how many
+// bytes are in flight per SM. Each warp streams a contiguous range in segments of
+// 32 * items_per_thread items; every thread has items_per_thread / vector width 128-bit
+// loads in flight per segment (4 for 4- and 8-byte types: 64 bytes), and
+// blocks_per_sm * block_threads threads per SM issue them. 8 x 256 (the SM's 2048
+// threads, like the read-only ceiling kernel of bench/baselines.cu) caps registers at 32
+// and the kernel spilled; 6 x 256 leaves 40 and measured 3 points faster at 2^30.
+//
+// Measured on sm_90 (H100/H200): docs/perf/reduce.md.
+#pragma once
+
+#include <cstddef>
+
+namespace onepass::tuning {
+
+struct reduce_tuning {
+  int block_threads;
+  int items_per_thread;  // per segment; a multiple of the 128-bit vector width
+  int blocks_per_sm;     // the grid, at most: this many blocks per SM (fewer when n is small)
+  // Programmatic dependent launch (Hopper): the second kernel is launched so that it is
+  // resident, waiting, when the first finishes (measured: 1 us faster at 2^20 than a
+  // plain launch). Launching the first one so too lets it overlap the kernel before it,
+  // but its wait costs as much as that saves here: off (docs/perf/reduce.md).
+  bool programmatic_first = false;
+  bool programmatic_second = true;
+  constexpr int segment_items() const { return 32 * items_per_thread; }
+};
+
+constexpr reduce_tuning reduce_tuning_for_size(std::size_t element_bytes) {
+  if (element_bytes <= 4) return {256, 16, 6};
+  if (element_bytes <= 8) return {256, 8, 6};
+  return {256, 2, 6};
+}
+
+// The dispatcher takes the tuning as a type holding `static constexpr reduce_tuning
+// value`, so experiments can try rows that are not in the table.
+template <class T>
+struct default_reduce_tuning {
+  static constexpr reduce_tuning value = reduce_tuning_for_size(sizeof(T));
+};
+
+}  // namespace onepass::tuning
