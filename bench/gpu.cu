@@ -81,8 +81,8 @@ timer::~timer() {
 }
 
 namespace {
-// Reads every 16 bytes of the buffer; the store never happens (the buffer holds no
-// all-ones word) but the compiler cannot know, so the loads stay.
+// Reads every 16 bytes of the buffer; the store never happens (the buffer is zeroed once
+// and holds no all-ones word) but the compiler cannot know, so the loads stay.
 __global__ void read_flush(const uint4* p, long long vectors, unsigned* sink) {
   unsigned acc = 0;
   for (long long i = blockIdx.x * 256ll + threadIdx.x; i < vectors; i += 256ll * gridDim.x) {
@@ -94,21 +94,22 @@ __global__ void read_flush(const uint4* p, long long vectors, unsigned* sink) {
 }  // namespace
 
 void timer::flush() {
-  // Experiment (docs/perf/reduce.md): ONEPASS_BENCH_FLUSH=read evicts with reads of a
-  // buffer written once, so L2 is left holding clean lines; the default write leaves up
-  // to L2's size of dirty lines that the timed call then pays to write back.
-  static const bool read_mode = [] {
+  // Evicts by reading a buffer written once, so L2 is left holding clean lines. A write
+  // flush would leave up to L2's size of dirty lines for the timed call to write back
+  // (~13 us on an H200, docs/perf/reduce.md); ONEPASS_BENCH_FLUSH=write selects it, to
+  // reproduce results measured that way (before 2026-11-22).
+  static const bool write_mode = [] {
     const char* e = std::getenv("ONEPASS_BENCH_FLUSH");
-    return e && std::string(e) == "read";
+    return e && std::string(e) == "write";
   }();
-  if (read_mode) {
-    read_flush<<<1024, 256, 0, stream_>>>(static_cast<const uint4*>(flush_buffer_), flush_bytes_ / 16,
-                                          static_cast<unsigned*>(flush_buffer_));
-    ONEPASS_CUDA_TRY(cudaGetLastError());
+  if (write_mode) {
+    // A different value each time, so no hardware can skip the write as a no-op.
+    ONEPASS_CUDA_TRY(cudaMemsetAsync(flush_buffer_, ++flush_value_, static_cast<std::size_t>(flush_bytes_), stream_));
     return;
   }
-  // A different value each time, so no hardware can skip the write as a no-op.
-  ONEPASS_CUDA_TRY(cudaMemsetAsync(flush_buffer_, ++flush_value_, static_cast<std::size_t>(flush_bytes_), stream_));
+  read_flush<<<1024, 256, 0, stream_>>>(static_cast<const uint4*>(flush_buffer_), flush_bytes_ / 16,
+                                        static_cast<unsigned*>(flush_buffer_));
+  ONEPASS_CUDA_TRY(cudaGetLastError());
 }
 
 void require_device_memory(double bytes, const std::string& what) {

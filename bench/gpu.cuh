@@ -32,9 +32,10 @@ struct device_info {
 device_info query_device();
 
 // Times a call: `warmup` untimed runs, then `iters` runs, each bracketed by CUDA events on
-// `stream`. Before every run (warm-ups too) a buffer of twice the L2 size is written, so
-// no run finds its input in L2 from the previous one: small inputs are timed cold, as a
-// pipeline that streams them would see them. The flush is outside the timed region.
+// `stream`. Before every run (warm-ups too) a buffer of twice the L2 size is read, so no
+// run finds its input in L2 from the previous one (small inputs are timed cold, as a
+// pipeline that streams them would see them) and L2 holds no dirty lines whose
+// write-back the timed call would pay for. The flush is outside the timed region.
 class timer {
  public:
   timer(cudaStream_t stream, int warmup, int iters, long long l2_bytes);

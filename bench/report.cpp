@@ -229,7 +229,7 @@ std::vector<std::string> header_lines(const run_info& info) {
   lines.push_back("method: CUDA events; " + std::to_string(info.warmup) + " warm-up runs, then the median (min-max) of " +
                   std::to_string(info.iters) + " runs; L2 flushed before every run (" +
                   std::to_string(info.l2_flush_bytes >> 20) +
-                  " MiB written); every output verified against the CPU reference before it is timed");
+                  " MiB read, leaving L2 clean); every output verified against the CPU reference before it is timed");
   if (info.copy_gbps > 0)
     lines.push_back("ceilings measured in this run: copy " + format_gbps(info.copy_gbps) +
                     " GB/s (bytes read + written), read-only " + format_gbps(info.read_gbps) + " GB/s");
