@@ -79,6 +79,15 @@ std::string scan_title(const std::string& dtype, long long n, const std::string&
   return "scan: " + dtype + ", " + format_count(n) + " items, " + kind + " " + op;
 }
 
+void apply_practical_limits(std::vector<variant_desc>& variants, const std::vector<practical_limit>& limits) {
+  for (auto& v : variants)
+    for (const auto& l : limits)
+      if (v.id == l.id) {
+        v.bench_items = l.items;
+        v.limit_reason = l.reason;
+      }
+}
+
 std::string reduce_title(const std::string& dtype, long long n, const std::string& op) {
   return "reduce: " + dtype + ", " + format_count(n) + " items, " + op;
 }

@@ -20,6 +20,17 @@ struct variant_desc {
   bool batched = false;         // has a batched form (one block per array)
 };
 
+// A variant without a hard size limit that would take seconds or minutes at the seed
+// sizes: the bench times it at most at `items`, and the row says why.
+struct practical_limit {
+  const char* id;
+  long long items;
+  const char* reason;
+};
+
+// Sets bench_items and limit_reason of the variants `limits` names.
+void apply_practical_limits(std::vector<variant_desc>& variants, const std::vector<practical_limit>& limits);
+
 struct primitive_desc {
   std::string name;
   std::string summary{};

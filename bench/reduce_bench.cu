@@ -3,16 +3,6 @@
 namespace onepass::bench {
 
 primitive_desc reduce_primitive() {
-  // One atomic per item on one address is serialised at L2: at 2^30 items one call would
-  // take seconds, so it is timed where a call takes milliseconds.
-  struct practical_limit {
-    const char* id;
-    long long items;
-    const char* reason;
-  };
-  constexpr practical_limit practical[] = {
-      {"atomic_global", 1ll << 24, "one atomic per item on one address, 2^30 items would take seconds per run"},
-  };
   primitive_desc p{"reduce",
                    "reduction to one value (the teaching ladder, onepass, CUB); rates are fractions of the read-only pass",
                    {"int32", "uint32", "int64", "uint64", "float", "double"},
@@ -20,15 +10,12 @@ primitive_desc reduce_primitive() {
                    {"sum", "max"},
                    {},
                    1ll << 28};
-  for (const auto& info : ladder::reduce_variants()) {
-    variant_desc v{info.id, info.summary, 1.0, -1, -1, "", false};
-    for (const auto& l : practical)
-      if (v.id == l.id) {
-        v.bench_items = l.items;
-        v.limit_reason = l.reason;
-      }
-    p.variants.push_back(std::move(v));
-  }
+  for (const auto& info : ladder::reduce_variants())
+    p.variants.push_back({info.id, info.summary, 1.0, -1, -1, "", false});
+  // One atomic per item on one address is serialised at L2: at 2^30 items one call would
+  // take seconds, so it is timed where a call takes milliseconds.
+  apply_practical_limits(p.variants, {{"atomic_global", 1ll << 24,
+                                       "one atomic per item on one address, 2^30 items would take seconds per run"}});
   return p;
 }
 

@@ -3,17 +3,6 @@
 namespace onepass::bench {
 
 primitive_desc scan_primitive() {
-  // Variants with no hard limit whose time grows with n on one SM would take minutes at
-  // the seed sizes: they are timed at a size where one call takes milliseconds.
-  struct practical_limit {
-    const char* id;
-    long long items;
-    const char* reason;
-  };
-  constexpr practical_limit practical[] = {
-      {"sequential", 1ll << 16, "one thread walks the array, 2^30 items would take minutes"},
-      {"warp_shuffle", 1ll << 24, "one block walks the array, 2^30 items would take seconds per run"},
-  };
   primitive_desc p{"scan",
                    "inclusive and exclusive prefix scan (the teaching ladder, onepass, CUB)",
                    {"int32", "uint32", "int64", "uint64", "float", "double"},
@@ -25,13 +14,13 @@ primitive_desc scan_primitive() {
     if (info.max_items != ladder::no_limit)
       v.limit_reason = std::string(info.batched ? "one block" : "the variant") + " takes at most " +
                        format_count(info.max_items) + " items";
-    for (const auto& l : practical)
-      if (v.id == l.id) {
-        v.bench_items = l.items;
-        v.limit_reason = l.reason;
-      }
     p.variants.push_back(std::move(v));
   }
+  // Variants with no hard limit whose time grows with n on one SM would take minutes at
+  // the seed sizes: they are timed at a size where one call takes milliseconds.
+  apply_practical_limits(p.variants,
+                         {{"sequential", 1ll << 16, "one thread walks the array, 2^30 items would take minutes"},
+                          {"warp_shuffle", 1ll << 24, "one block walks the array, 2^30 items would take seconds per run"}});
   return p;
 }
 

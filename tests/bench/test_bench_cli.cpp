@@ -264,3 +264,16 @@ TEST(BenchUsage, DocumentsEveryFlagAndTheExitCodes) {
 
 }  // namespace
 }  // namespace onepass::bench
+
+namespace onepass::bench {
+namespace {
+TEST(BenchPlan, PracticalLimitsSetTheBenchSizeAndTheReason) {
+  std::vector<variant_desc> variants = {{"slow", "one thread"}, {"fast", "many threads"}};
+  apply_practical_limits(variants, {{"slow", 1 << 16, "one thread walks the array"}, {"absent", 5, "no such variant"}});
+  EXPECT_EQ(variants[0].bench_items, 1 << 16);
+  EXPECT_EQ(variants[0].limit_reason, "one thread walks the array");
+  EXPECT_EQ(variants[1].bench_items, -1);
+  EXPECT_TRUE(variants[1].limit_reason.empty());
+}
+}  // namespace
+}  // namespace onepass::bench
