@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -168,6 +169,14 @@ T read_item(const T* device_items, long long i) {
   T x;
   ONEPASS_CUDA_TRY(cudaMemcpy(&x, device_items + i, sizeof(T), cudaMemcpyDeviceToHost));
   return x;
+}
+
+// An item as the FAILED messages print it.
+template <class T>
+std::string item_text(const T& x) {
+  std::ostringstream os;
+  os << +x;  // + prints 8-bit types as numbers
+  return os.str();
 }
 
 // --- progress ---------------------------------------------------------------------------

@@ -10,7 +10,6 @@
 
 #include "gpu.cuh"
 #include "onepass/ladder/reduce/registry.cuh"
-#include "scan_bench.cuh"  // item_text
 #include "support/reference.hpp"
 
 namespace onepass::bench {

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <sstream>
 #include <stdexcept>
 
 #include "gpu.cuh"
@@ -21,12 +20,6 @@ std::vector<record> run_scan_table(const bench_case& c, bench_context& ctx);
 
 namespace detail {
 
-template <class T>
-std::string item_text(const T& x) {
-  std::ostringstream os;
-  os << +x;  // + prints 8-bit types as numbers
-  return os.str();
-}
 
 // The CPU reference of every array: one array of `items`, or `batch` arrays of n.
 template <class T, class Op>

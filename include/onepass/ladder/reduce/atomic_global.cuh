@@ -28,11 +28,8 @@ struct atomic_global : needs_no_workspace {
 
   template <class T, class Op>
   static void run_unchecked(const T* in, index_t n, T* out, T init, Op op, workspace, cudaStream_t stream) {
-    onepass::detail::launch(detail::store_one<T>, 1, 1, 0, stream, out, init);
-    if (n == 0) return;
-    const index_t blocks = (n + threads - 1) / threads;
-    onepass::detail::launch(detail::atomic_global_kernel<T, Op>, dim3(static_cast<unsigned>(blocks < 65536 ? blocks : 65536)),
-                            threads, 0, stream, in, n, out, op);
+    detail::launch_combining_into_out<threads>(detail::atomic_global_kernel<T, Op>, in, n, out, init, op, 65536,
+                                               stream);
   }
 };
 

@@ -38,14 +38,10 @@ struct block_atomic : needs_no_workspace {
 
   template <class T, class Op>
   static void run_unchecked(const T* in, index_t n, T* out, T init, Op op, workspace, cudaStream_t stream) {
-    onepass::detail::launch(detail::store_one<T>, 1, 1, 0, stream, out, init);
-    if (n == 0) return;
     // A few blocks per SM: enough loads in flight, few atomics.
     const index_t most = 4 * static_cast<index_t>(onepass::detail::multiprocessor_count());
-    const index_t blocks = (n + threads - 1) / threads;
-    onepass::detail::launch(detail::block_atomic_kernel<T, Op, threads>,
-                            dim3(static_cast<unsigned>(blocks < most ? blocks : most)), threads, 0, stream, in, n,
-                            out, op);
+    detail::launch_combining_into_out<threads>(detail::block_atomic_kernel<T, Op, threads>, in, n, out, init, op, most,
+                                               stream);
   }
 };
 

@@ -50,6 +50,19 @@ __global__ void store_one(T* out, T value) {
   *out = value;
 }
 
+// The atomic rungs' launch: *out = init first (their kernels combine into it), then
+// kernel(in, n, out, op) on ceil(n / Threads) blocks, at most max_blocks (the kernels
+// loop over the rest).
+template <int Threads, class T, class Op>
+void launch_combining_into_out(void (*kernel)(const T*, index_t, T*, Op), const T* in, index_t n, T* out, T init,
+                               Op op, index_t max_blocks, cudaStream_t stream) {
+  onepass::detail::launch(store_one<T>, 1, 1, 0, stream, out, init);
+  if (n == 0) return;
+  const index_t blocks = (n + Threads - 1) / Threads;
+  onepass::detail::launch(kernel, dim3(static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks)), Threads, 0,
+                          stream, in, n, out, op);
+}
+
 // The block's value over items [begin, end): thread t folds items begin + t, + Threads,
 // ... (coalesced loads, so the order is thread-major: a commutative op is needed), then
 // onepass::block_reduce combines the threads. Every thread gets the value; `valid` is
