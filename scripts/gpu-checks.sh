@@ -20,7 +20,7 @@ if [ -z "${ONEPASS_PREBUILT:-}" ]; then
 fi
 
 # 1. Every GPU test binary, whole (ctest also runs the CPU-only tests and the package check).
-gpu_tests="test_building_blocks test_scan test_scan_ladder test_validation test_reduce test_reduce_ladder test_reduce_validation test_rms_norm"
+gpu_tests="test_building_blocks test_scan test_scan_ladder test_validation test_reduce test_reduce_ladder test_reduce_validation test_rms_norm test_histogram test_histogram_ladder test_histogram_validation"
 passed=0; failed=0; gpu_skips=0
 for bin in $gpu_tests; do
   "$build/tests/$bin" >"$logs/$bin.log" 2>&1
@@ -36,7 +36,10 @@ tests_line="$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && tests_ok=1 || tests_ok=0
 
 # 2. compute-sanitizer on small cases: the building blocks, the production scan and
-#    reduce, both ladders on one 4-byte and the 8-byte non-commutative type, and RMSNorm.
+#    reduce, both ladders on one 4-byte and the 8-byte non-commutative type, RMSNorm, and
+#    the histogram (production: int32 and float levels, which reach all three counter
+#    layouts, unaligned starts, float boundaries, graphs and shared workspaces; the
+#    ladder on uint8).
 export ONEPASS_TEST_MAX_N=${ONEPASS_TEST_MAX_N:-20000}
 summary=""
 sanitizer_errors=0
@@ -47,7 +50,9 @@ for tool in memcheck racecheck synccheck initcheck; do
              "test_scan_ladder --gtest_filter=*int32_plus:*affine*" \
              "test_reduce --gtest_filter=Reduce.PublicApiInt32:Reduce.PublicApiNonCommutative:Reduce.Empty*:Reduce.Workspace*:Reduce.BackToBack*:Reduce.FloatSums*" \
              "test_reduce_ladder --gtest_filter=*int32_plus:*double_plus:*affine*" \
-             "test_rms_norm"; do
+             "test_rms_norm" \
+             "test_histogram --gtest_filter=HistogramEven.LevelsInt32:HistogramEven.LevelsFloat:HistogramEven.Unaligned*:HistogramRange.UnevenBoundariesFloat:Histogram.*" \
+             "test_histogram_ladder --gtest_filter=HistogramLadder.uint8"; do
     set -- $run
     bin=$1; shift
     log="$logs/sanitizer-$tool-$bin.log"

@@ -10,6 +10,7 @@
 #include "onepass/block/block_reduce.cuh"
 #include "onepass/block/block_scan.cuh"
 #include "onepass/lookback/lookback.cuh"
+#include "onepass/histogram.cuh"
 #include "onepass/reduce.cuh"
 #include "onepass/scan.cuh"
 #include "onepass/rms_norm.cuh"

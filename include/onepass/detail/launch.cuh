@@ -21,33 +21,27 @@ struct workspace {
 
 namespace detail {
 
-// The current device's compute capability major version, asked once per device.
-inline int device_major() {
+// An attribute of the current device, asked of the runtime once per device (for the
+// attributes used here, which are never 0).
+template <cudaDeviceAttr Attr>
+int device_attribute() {
   constexpr int max_devices = 64;
   static std::atomic<int> known[max_devices] = {};  // 0: not asked yet
   int device = 0;
   ONEPASS_CUDA_TRY(cudaGetDevice(&device));
   if (device < max_devices)
-    if (const int major = known[device].load(std::memory_order_relaxed)) return major;
-  int major = 0;
-  ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (device < max_devices) known[device].store(major, std::memory_order_relaxed);
-  return major;
+    if (const int value = known[device].load(std::memory_order_relaxed)) return value;
+  int value = 0;
+  ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&value, Attr, device));
+  if (device < max_devices) known[device].store(value, std::memory_order_relaxed);
+  return value;
 }
 
-// The current device's number of SMs, asked once per device.
-inline int multiprocessor_count() {
-  constexpr int max_devices = 64;
-  static std::atomic<int> known[max_devices] = {};  // 0: not asked yet
-  int device = 0;
-  ONEPASS_CUDA_TRY(cudaGetDevice(&device));
-  if (device < max_devices)
-    if (const int sms = known[device].load(std::memory_order_relaxed)) return sms;
-  int sms = 0;
-  ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  if (device < max_devices) known[device].store(sms, std::memory_order_relaxed);
-  return sms;
-}
+// The current device's compute capability major version.
+inline int device_major() { return device_attribute<cudaDevAttrComputeCapabilityMajor>(); }
+
+// The current device's number of SMs.
+inline int multiprocessor_count() { return device_attribute<cudaDevAttrMultiProcessorCount>(); }
 
 inline bool supports_programmatic_launch() { return device_major() >= 9; }
 

@@ -1,0 +1,33 @@
+// onepass/tuning/histogram_tuning.cuh — the production histogram's shape, as data.
+//
+// A histogram reads every sample once; what can stop it short of the read bandwidth is
+// the shared-memory counting. Shared-memory atomics on Hopper pass through the 32 banks
+// once per distinct word of a bank in one warp instruction, so a single histogram per
+// block slows on uniform data (32 random bins of 256 land ~3.5 deep in the busiest bank)
+// while same-address increments are combined. The `columns` layout gives every lane its
+// own bank: counter (bin, lane) at word bin * 32 + lane, so one warp instruction touches
+// 32 distinct banks whatever the samples are. It costs 32 counters per bin, so it is used
+// up to `column_max_bins`; beyond, one counter per bin per block (`shared`), and past
+// what shared memory holds, atomics on the counts in global memory (`global`).
+//
+// Measured on sm_90 (H100/H200): docs/perf/histogram.md.
+#pragma once
+
+namespace onepass::tuning {
+
+struct histogram_tuning {
+  int block_threads;
+  int vectors_per_thread;  // 16-byte loads each thread has in flight per round
+  int blocks_per_sm;       // the grid, at most (fewer when shared memory or n is small)
+  int column_max_bins;     // up to this many bins: the conflict-free `columns` layout
+};
+
+inline constexpr histogram_tuning histogram_sm90 = {512, 4, 4, 256};
+
+// The dispatcher takes the tuning as a type holding `static constexpr histogram_tuning
+// value`, so experiments can try rows that are not in the table.
+struct default_histogram_tuning {
+  static constexpr histogram_tuning value = histogram_sm90;
+};
+
+}  // namespace onepass::tuning
