@@ -155,6 +155,19 @@ options parse_args(int argc, const char* const* argv) {
     } else if (arg == "--kind") {
       o.kinds = split_list(arg, take());
       sizes_or_params = true;
+    } else if (arg == "--dist") {
+      o.dists = split_list(arg, take());
+      sizes_or_params = true;
+    } else if (arg == "--bins") {
+      o.bins.clear();
+      for (const auto& item : split_list(arg, take())) {
+        const long long b = parse_count(item, "--bins");
+        // The library takes the bin count as an int.
+        if (b > std::numeric_limits<int>::max())
+          bad("--bins", item, "must be at most " + std::to_string(std::numeric_limits<int>::max()));
+        o.bins.push_back(b);
+      }
+      sizes_or_params = true;
     } else if (arg == "--n") {
       o.sizes.clear();
       for (const auto& item : split_list(arg, take())) o.sizes.push_back(parse_count(item, "--n"));
@@ -176,8 +189,8 @@ options parse_args(int argc, const char* const* argv) {
   }
   if (!o.preset.empty() && sizes_or_params)
     throw usage_error("--preset " + o.preset +
-                      " fixes the sizes and parameters of its tables: --n, --op and --kind "
-                      "cannot be combined with it (--primitive, --variant, --dtype filter it)");
+                      " fixes the sizes and parameters of its tables: --n, --op, --kind, --dist and "
+                      "--bins cannot be combined with it (--primitive, --variant, --dtype filter it)");
   return o;
 }
 
@@ -192,12 +205,16 @@ checked against a CPU reference before it is timed.
   --preset seeds         the tables of the seed material (sizes and parameters fixed)
   --primitive P[,P]      primitives to run (default: all; see --list)
   --variant ID[,ID]      variant ids to run (default: all of each primitive)
-  --dtype T[,T]          element types: int32 uint32 int64 uint64 float double
-                         (default int32)
+  --dtype T[,T]          element types: int32 uint32 int64 uint64 float double; the
+                         histogram's uint8 uint16 int32 uint32 float (default: the
+                         primitive's first, see --list)
   --n N[,N]              sizes: 1000000, 2^28, 2^28+1, 2^30-7, 64M (K/M/G = 2^10/20/30)
-                         (default 2^28)
+                         (default 2^28; histogram 2^30 samples)
   --op sum|max[,...]     scan operator (default sum)
   --kind inclusive|exclusive[,...]   scan kind (default inclusive)
+  --dist uniform|skewed|one_bin|sorted[,...]
+                         histogram sample distribution (default uniform)
+  --bins N[,N]           histogram bin counts, as --n: 256, 4096, 2^16 (default 256)
   --iters K              timed runs per case, median reported (default 20)
   --warmup K             untimed runs before them (default 3)
   --seed S               seed of the random inputs (default 20261121)
@@ -207,7 +224,9 @@ checked against a CPU reference before it is timed.
   -h, --help             this text
 
 Variants that cannot take the requested size (single-block ones) or would take minutes
-at it (one thread walking the array) run at their own size; the table says so.
+at it (one thread walking the array) run at their own size; the table says so. A
+histogram variant whose shared memory cannot hold --bins bins on this GPU is left out,
+with a note on stderr.
 
 Exit status: 0 all results verified; 1 a result FAILED verification or an error
 occurred; 2 no usable CUDA device; 64 bad command line.

@@ -31,6 +31,8 @@ struct options {
   std::vector<long long> sizes;          // empty: 2^28
   std::vector<std::string> ops;          // empty: sum
   std::vector<std::string> kinds;        // empty: inclusive
+  std::vector<std::string> dists;        // empty: the primitive's default (histogram: uniform)
+  std::vector<long long> bins;           // empty: the primitive's default (histogram: 256)
   int iters = 20;                        // timed runs per case
   int warmup = 3;                        // untimed runs first
   std::uint64_t seed = 20261121;         // random inputs are a function of the seed

@@ -12,6 +12,7 @@
 #include "plan.hpp"
 #include "report.hpp"
 #include "atomics_bench.cuh"
+#include "histogram_bench.cuh"
 #include "reduce_bench.cuh"
 #include "rms_norm_bench.cuh"
 #include "scan_bench.cuh"
@@ -52,6 +53,7 @@ std::vector<record> run_table(const bench_case& c, bench_context& ctx) {
   if (c.primitive == "reduce") return run_reduce_table(c, ctx);
   if (c.primitive == "atomics") return run_atomics_table(c, ctx);
   if (c.primitive == "rmsnorm") return run_rms_norm_table(c, ctx);
+  if (c.primitive == "histogram") return run_histogram_table(c, ctx);
   throw std::runtime_error("no runner for primitive '" + c.primitive + "'");
 }
 
@@ -65,7 +67,7 @@ int usage_failure(const std::string& message) {
 int main(int argc, char** argv) {
   options o;
   const catalogue known = {baseline_primitive(), scan_primitive(), reduce_primitive(), atomics_primitive(),
-                           rms_norm_primitive()};
+                           rms_norm_primitive(), histogram_primitive()};
   std::vector<bench_case> plan;
   try {
     o = parse_args(argc, argv);

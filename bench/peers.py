@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Measure the Python peers (torch.cumsum, cupy.cumsum, torch's RMSNorm) and write
-"onepass-bench/1" JSON.
+"""Measure the Python peers (torch.cumsum, cupy.cumsum, torch's RMSNorm,
+torch.bincount and torch.histc) and write "onepass-bench/1" JSON.
 
 Usage:
     python3 bench/peers.py                       # the seed tables (--preset seeds)
@@ -12,6 +12,8 @@ Options:
     --preset seeds   the tables the C++ onepass-bench also writes, with the same titles
                      (default when --n is not given): the scans, and with torch the
                      RMSNorm tables (torch.nn.functional.rms_norm, float and bfloat16)
+                     and the histogram tables (torch.bincount on uint8 and int32,
+                     torch.histc on float)
     --n N ...        custom sizes: "2^28", "2^28+1", "268435456", "64M" (K/M/G = 2^10/20/30)
     --dtype LIST     custom element types: int32, int64, float, double (default int32)
     --peers LIST     torch,cupy (default both); one that does not import is skipped
@@ -78,6 +80,23 @@ RMS_NORM_DTYPES = {"float": "float32", "bfloat16": "bfloat16"}  # -> torch names
 RMS_NORM_ITEMSIZE = {"float": 4, "bfloat16": 2}
 RMS_NORM_EPS = 1e-6
 RMS_NORM_VARIANT = "torch.rms_norm"
+
+# The histogram tables, torch only (titles as onepass-bench's histogram_title). Each
+# case: (title, variant, dtype, n, bins, dist, lower, upper, note); samples are drawn
+# from the distributions of tests/support/histogram_reference.hpp within [lower, upper)
+# and counted in `bins` even bins over it.
+HISTOGRAM_DISTS = ("uniform", "skewed", "one_bin", "sorted")
+HISTOGRAM_DTYPES = {"uint8": "uint8", "int32": "int32", "float": "float32"}  # -> torch/numpy names
+HISTOGRAM_ITEMSIZE = {"uint8": 1, "int32": 4, "float": 4}
+# Bytes of one count as each op writes it: bincount counts in int64, histc in the
+# input's float type.
+HISTOGRAM_COUNT_BYTES = {"torch.bincount": 8, "torch.histc": 4}
+BINCOUNT_NOTE = ("minlength=256; bincount sizes its output from the samples' maximum, a reduction "
+                 "and a host synchronisation inside the timed call")
+INT32_BINCOUNT_NOTE = ("int32 samples in [0, 256), so that bincount's bins (one per value) are the table's 256 "
+                       "even bins; onepass-bench's int32 levels span the whole int32 range")
+HISTC_NOTE = "bins=256, min=0, max=1; counts are float32 (exact up to 2^24 per bin)"
+HISTOGRAM_CHUNK = 1 << 24  # samples generated, and referenced, per step: bounds the temporaries
 
 # Assumed L2 size when the framework cannot report it: at least that of any
 # current data-centre GPU (B200: 126 MB), so the 2x flush still evicts.
@@ -169,6 +188,36 @@ def rms_norm_bytes(dtype, rows, width):
     """Minimum traffic, as onepass-bench counts it: x read and y written once, the
     weight read once."""
     return (2 * rows * width + width) * RMS_NORM_ITEMSIZE[dtype]
+
+
+def histogram_title(dtype, n, bins, dist):
+    """As onepass-bench's histogram_title: "histogram: uint8, 2^30 samples, 256 bins, uniform"."""
+    return f"histogram: {dtype}, {size_label(n)} samples, {bins} bins, {dist}"
+
+
+def build_histogram_cases(sizes):
+    """The histogram cases (see HISTOGRAM_DISTS above): the seed preset's, none with --n.
+    torch.bincount beside onepass-bench's 256-bin uint8 tables (every distribution, and
+    the published 10M-sample table), on int32 (the SPEC's torch.bincount figure) and
+    torch.histc on float."""
+    if sizes:
+        return []
+    n = 1 << 30
+    cases = [(histogram_title("uint8", n, 256, d), "torch.bincount", "uint8", n, 256, d, 0, 256, BINCOUNT_NOTE)
+             for d in HISTOGRAM_DISTS]
+    cases.append(("histogram: uint8, 10M samples, 256 bins, uniform", "torch.bincount", "uint8", 10 << 20, 256,
+                  "uniform", 0, 256, BINCOUNT_NOTE))
+    cases.append((histogram_title("int32", n, 256, "uniform"), "torch.bincount", "int32", n, 256, "uniform", 0, 256,
+                  f"{BINCOUNT_NOTE}; {INT32_BINCOUNT_NOTE}"))
+    cases.append((histogram_title("float", n, 256, "uniform"), "torch.histc", "float", n, 256, "uniform", 0.0, 1.0,
+                  HISTC_NOTE))
+    return cases
+
+
+def histogram_bytes(variant, dtype, n, bins):
+    """Minimum traffic, as onepass-bench counts it: every sample read once, every
+    count written once (in the op's own count type)."""
+    return n * HISTOGRAM_ITEMSIZE[dtype] + bins * HISTOGRAM_COUNT_BYTES[variant]
 
 
 def rms_norm_tolerance(dtype, width):
@@ -283,12 +332,21 @@ def fmt_time(r, failed="FAILED"):
     return f"{fmt_ms(r['ms_median'])} ({fmt_ms(r['ms_min'])}–{fmt_ms(r['ms_max'])})"
 
 
+def pct_column(recs):
+    """("% of read", "pct_of_read") for tables of primitives that write (almost)
+    nothing (params.ceiling "read", as onepass-bench marks them), else the copy's."""
+    if any(r["params"].get("ceiling") == "read" for r in recs):
+        return "% of read", "pct_of_read"
+    return "% of copy", "pct_of_copy"
+
+
 def format_text(doc):
     """Aligned plain-text tables, one per table title."""
-    head = ("variant", "n", "ms median (min–max)", "GB/s", "% of copy", "verified")
     right = (False, True, True, True, True, False)
     out = []
     for title, recs in group_tables(doc["records"]):
+        label, key = pct_column(recs)
+        head = ("variant", "n", "ms median (min–max)", "GB/s", label, "verified")
         rows = [head]
         for r in recs:
             ok = r["verified"]
@@ -297,7 +355,7 @@ def format_text(doc):
                 size_label(r["n"]),
                 fmt_time(r, failed="-"),
                 f"{r['gbps']:.0f}" if ok else "-",
-                f"{r['pct_of_copy']:.1f}" if ok else "-",
+                f"{r[key]:.1f}" if ok else "-",
                 "yes" if ok else "FAILED",
             ))
         widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
@@ -321,14 +379,15 @@ def format_markdown(doc):
         f"copy {doc['copy_gbps']:.0f} GB/s, read {doc['read_gbps']:.0f} GB/s.",
     ]
     for title, recs in group_tables(doc["records"]):
+        label, key = pct_column(recs)
         lines += ["", f"### {title}", "",
-                  "| variant | n | time ms median (min–max) | GB/s | % of copy |",
+                  f"| variant | n | time ms median (min–max) | GB/s | {label} |",
                   "|---|---:|---:|---:|---:|"]
         notes = []
         for r in recs:
             ok = r["verified"]
             gbps = f"{r['gbps']:.0f}" if ok else "–"
-            pct = f"{r['pct_of_copy']:.1f}" if ok else "–"
+            pct = f"{r[key]:.1f}" if ok else "–"
             lines.append(f"| {md_cell(r['variant'])} | {size_label(r['n'])} | {fmt_time(r)} | {gbps} | {pct} |")
             error = r["params"].get("error")
             for text in (r["params"].get("note"), error and f"FAILED: {error}"):
@@ -430,6 +489,55 @@ class TorchBackend:
 
     def to_host_float64(self, x):
         return x.to(self.torch.float64).cpu().numpy()
+
+    def histogram_samples(self, n, dtype, dist, lower, upper, seed):
+        """n samples of `dist` in [lower, upper), as tests/support/histogram_reference.hpp
+        draws them: a position t in [0, 1) per sample (uniform; the sum of four
+        uniforms around 0.5 with standard deviation 1/64 for skewed; 0.5 for one_bin;
+        i / n for sorted), then lower + t * (upper - lower), floored for integers.
+        Generated in chunks so the float64 temporaries stay small at 2^30 samples."""
+        import numpy as np
+
+        t = self.torch
+        g = t.Generator(device=self.device)
+        g.manual_seed(seed)
+        out = t.empty(n, dtype=getattr(t, HISTOGRAM_DTYPES[dtype]), device=self.device)
+        f64 = {"dtype": t.float64, "device": self.device}
+        below_one = math.nextafter(1.0, 0.0)
+        for start in range(0, n, HISTOGRAM_CHUNK):
+            m = min(HISTOGRAM_CHUNK, n - start)
+            if dist == "uniform":
+                pos = t.rand(m, generator=g, **f64)
+            elif dist == "skewed":
+                pos = sum(t.rand(m, generator=g, **f64) for _ in range(4))
+                pos = (pos - 2.0) * (math.sqrt(3.0) / 64.0) + 0.5
+            elif dist == "one_bin":
+                pos = t.full((m,), 0.5, **f64)
+            elif dist == "sorted":
+                pos = t.arange(start, start + m, **f64) / n
+            else:
+                raise ValueError(f"no sample distribution {dist!r}")
+            v = pos.clamp_(0.0, below_one).mul_(upper - lower).add_(lower)
+            if dtype == "float":
+                # The float32 nearest to a value just below `upper` may be `upper` itself.
+                v = v.to(t.float32).clamp_(lower, float(np.nextafter(np.float32(upper), np.float32(lower))))
+            else:
+                v = v.floor_().clamp_(lower, upper - 1)
+            out[start:start + m] = v.to(out.dtype)
+        return out
+
+    def histogram_op(self, variant, x, bins, lower, upper):
+        """The call to time, and a note when the samples had to be converted first."""
+        t = self.torch
+        if variant == "torch.histc":
+            return (lambda: t.histc(x, bins=bins, min=lower, max=upper)), None
+        try:
+            t.bincount(x[:1], minlength=bins)
+        except RuntimeError as e:
+            # Converting in the timed call is what a user with such samples would write.
+            return ((lambda: t.bincount(x.int(), minlength=bins)),
+                    f"torch.bincount rejects {x.dtype} ({e}); timed as bincount(x.int())")
+        return (lambda: t.bincount(x, minlength=bins)), None
 
     def read_max(self, x):
         # An int32 max reads every item and needs no widening; torch.sum(dtype=int64)
@@ -664,6 +772,52 @@ def rms_norm_first_error(x, weight, got, eps, tol):
             f"got {got[r, j]:.9g} (tolerance {tol:.3g} relative)")
 
 
+def reference_histogram(host, bins, lower, upper):
+    """int64 counts of `bins` even bins over [lower, upper), by the library's definition
+    (onepass/detail/histogram_bins.cuh): integers exactly, (s - lower) * (bins / (upper -
+    lower)) floored in float32 for floats; samples outside and NaN not counted. For
+    [0, 1) and 256 bins the float scale is a power of two, so torch.histc's own
+    arithmetic gives the same bins. Chunked: numpy's temporaries stay small."""
+    import numpy as np
+
+    counts = np.zeros(bins, dtype=np.int64)
+    for start in range(0, host.size, HISTOGRAM_CHUNK):
+        x = host[start:start + HISTOGRAM_CHUNK]
+        if x.dtype.kind == "f":
+            lo, hi = np.float32(lower), np.float32(upper)
+            x = x[(x >= lo) & (x < hi)]
+            scale = np.float32(bins) / (hi - lo)
+            b = np.floor((x - lo) * scale).astype(np.int64)
+            np.minimum(b, bins - 1, out=b)
+        else:
+            v = x.astype(np.int64)
+            v = v[(v >= lower) & (v < upper)]
+            b = (v - lower) * bins // (upper - lower)
+        counts += np.bincount(b, minlength=bins)
+    return counts
+
+
+def first_count_difference(expected, got):
+    """None when the counts are equal, else the FAILED message naming the first wrong
+    bin. `got` may hold float counts (torch.histc); they must be whole numbers."""
+    import numpy as np
+
+    got = np.asarray(got)
+    if got.shape != expected.shape:
+        return f"expected {expected.shape[0]} bins, got {got.shape[0]}"
+    if got.dtype.kind == "f":
+        whole = np.isfinite(got) & (got == np.floor(got))
+        if not whole.all():
+            i = int(np.flatnonzero(~whole)[0])
+            return f"bin {i}: count {got[i]} is not a whole number"
+        got = got.astype(np.int64)
+    wrong = np.flatnonzero(got != expected)
+    if wrong.size == 0:
+        return None
+    i = int(wrong[0])
+    return f"bin {i}: count {got[i]}, expected {expected[i]} ({wrong.size} of {expected.shape[0]} bins wrong)"
+
+
 def poison_value(dtype):
     # A value the reference cannot produce everywhere, so a kernel that
     # writes nothing cannot pass by finding an earlier result in reused memory.
@@ -819,13 +973,50 @@ def run_rms_norm_case(case, backend, seed, warmup, iters, ceilings):
     return [rec], 0
 
 
+def run_histogram_case(case, backend, seed, warmup, iters, ceilings):
+    """One histogram table (torch only): records and the number of failures. The
+    counts are a fresh tensor from torch each call, so there is nothing to poison."""
+    title, variant, dtype, n, bins, dist, lower, upper, note = case
+    params = {"table": title, "bins": bins, "dist": dist, "passes": 1.0, "ceiling": "read"}
+    notes = [note] if note else []
+    x = None
+    try:
+        x = backend.histogram_samples(n, dtype, dist, lower, upper, seed)
+        expected = reference_histogram(backend.to_host(x), bins, lower, upper)
+        op, converted = backend.histogram_op(variant, x, bins, lower, upper)
+        if converted:
+            notes.append(converted)
+        diff = first_count_difference(expected, backend.to_host(op()))
+        times = None
+        if diff is None:
+            times = time_op(backend, op, warmup, iters)
+    except Exception as e:  # noqa: BLE001 - report any framework error and go on
+        log(f"{title}: {variant}: error: {type(e).__name__}: {e}")
+        return [], 1
+    finally:
+        x = op = None  # 2^30 samples: the memory goes back before the next table
+        backend.release()
+    if notes:
+        params["note"] = "; ".join(notes)
+    if diff is not None:
+        params["error"] = diff
+    rec = make_record("histogram", variant, dtype, n, params, histogram_bytes(variant, dtype, n, bins), times,
+                      *ceilings)
+    if diff is not None:
+        log(f"{title}: {variant}: FAILED: {diff}")
+        return [rec], 1
+    log(f"{title}: {variant}: {fmt_time(rec)} ms, {rec['gbps']:.0f} GB/s, {rec['pct_of_read']:.1f}% of read")
+    return [rec], 0
+
+
 # ---------------------------------------------------------------------------
 # Command line
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(
-        description="Time torch.cumsum and cupy.cumsum on GPU 0 and write onepass-bench/1 JSON.",
+        description="Time torch.cumsum, cupy.cumsum, torch's RMSNorm, torch.bincount and torch.histc on GPU 0 "
+                    "and write onepass-bench/1 JSON.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Sizes: 2^28, 2^28+1, 268435456, 64M (K, M, G = 2^10, 2^20, 2^30).",
     )
@@ -932,6 +1123,15 @@ def main(argv=None):
         for case in rms_cases:
             recs, f = run_rms_norm_case(case, peers["torch"], args.seed, args.warmup, args.iters,
                                         (copy_gbps, read_gbps))
+            records += recs
+            failures += f
+    histogram_cases = build_histogram_cases(args.sizes)
+    if histogram_cases and "torch" not in peers:
+        log("skipping torch.bincount and torch.histc: torch is not among the peers run")
+    else:
+        for case in histogram_cases:
+            recs, f = run_histogram_case(case, peers["torch"], args.seed, args.warmup, args.iters,
+                                         (copy_gbps, read_gbps))
             records += recs
             failures += f
 

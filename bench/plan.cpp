@@ -44,6 +44,8 @@ struct preset_table {
   const char* op;
   const char* kind;
   long long batch;
+  const char* dist = "";  // histograms only
+  long long bins = 0;     // histograms only
 };
 
 // The seed material's tables. Each later primitive adds its own here.
@@ -62,11 +64,27 @@ constexpr preset_table seeds[] = {
     {nullptr, "atomics", "uint32", 1ll << 20, "", "", 0},
     {nullptr, "rmsnorm", "float", 4096, "", "", 4096},
     {nullptr, "rmsnorm", "bfloat16", 4096, "", "", 4096},
+    // Histograms: 256 bins of uint8 (images) and 4096 of uint32, each on the four sample
+    // distributions, since the point is speed whatever the data; then the published
+    // 10M-sample 256-bin table.
+    {nullptr, "histogram", "uint8", 1ll << 30, "", "", 0, "uniform", 256},
+    {nullptr, "histogram", "uint8", 1ll << 30, "", "", 0, "skewed", 256},
+    {nullptr, "histogram", "uint8", 1ll << 30, "", "", 0, "one_bin", 256},
+    {nullptr, "histogram", "uint8", 1ll << 30, "", "", 0, "sorted", 256},
+    {nullptr, "histogram", "uint32", 1ll << 30, "", "", 0, "uniform", 4096},
+    {nullptr, "histogram", "uint32", 1ll << 30, "", "", 0, "skewed", 4096},
+    {nullptr, "histogram", "uint32", 1ll << 30, "", "", 0, "one_bin", 4096},
+    {nullptr, "histogram", "uint32", 1ll << 30, "", "", 0, "sorted", 4096},
+    {"histogram: uint8, 10M samples, 256 bins, uniform", "histogram", "uint8", 10ll << 20, "", "", 0, "uniform", 256},
+    // Beside the peers' torch.bincount (int32) and torch.histc (float) tables.
+    {nullptr, "histogram", "int32", 1ll << 30, "", "", 0, "uniform", 256},
+    {nullptr, "histogram", "float", 1ll << 30, "", "", 0, "uniform", 256},
 };
 
 std::string case_title(const std::string& primitive, const std::string& dtype, long long n, const std::string& op,
-                       const std::string& kind, long long batch) {
+                       const std::string& kind, long long batch, const std::string& dist, long long bins) {
   if (primitive == "reduce") return reduce_title(dtype, n, op);
+  if (primitive == "histogram") return histogram_title(dtype, n, bins, dist);
   if (primitive == "atomics") return atomics_title(dtype, n);
   if (primitive == "rmsnorm") return rms_norm_title(dtype, batch, n);
   return scan_title(dtype, n, op, kind);
@@ -92,6 +110,10 @@ std::string reduce_title(const std::string& dtype, long long n, const std::strin
   return "reduce: " + dtype + ", " + format_count(n) + " items, " + op;
 }
 
+std::string histogram_title(const std::string& dtype, long long n, long long bins, const std::string& dist) {
+  return "histogram: " + dtype + ", " + format_count(n) + " samples, " + std::to_string(bins) + " bins, " + dist;
+}
+
 std::string atomics_title(const std::string& dtype, long long ops) {
   return "atomics: " + format_count(ops) + " atomicAdd on " + dtype + " counters";
 }
@@ -103,7 +125,8 @@ std::string rms_norm_title(const std::string& dtype, long long rows, long long w
 long long rms_norm_default_rows(long long width) { return std::max(1ll, (1ll << 24) / width); }
 
 std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
-  std::vector<std::string> primitive_names, variant_ids, dtypes, ops, kinds;
+  std::vector<std::string> primitive_names, variant_ids, dtypes, ops, kinds, dists;
+  std::vector<std::string> with_dists, with_bins;  // the primitives that have these axes
   auto add_new = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
     for (const auto& x : from)
       if (!contains(to, x)) to.push_back(x);
@@ -115,12 +138,18 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
     add_new(dtypes, p.dtypes);
     add_new(ops, p.ops);
     add_new(kinds, p.kinds);
+    add_new(dists, p.dists);
+    if (!p.dists.empty()) with_dists.push_back(p.name);
+    if (p.default_bins > 0) with_bins.push_back(p.name);
   }
   check_names("--primitive", o.primitives, primitive_names);
   check_names("--variant", o.variants, variant_ids);
   check_names("--dtype", o.dtypes, dtypes);
   check_names("--op", o.ops, ops);
   check_names("--kind", o.kinds, kinds);
+  if (!o.dists.empty() && with_dists.empty()) throw usage_error("--dist: no primitive has a sample distribution");
+  check_names("--dist", o.dists, dists);
+  if (!o.bins.empty() && with_bins.empty()) throw usage_error("--bins: no primitive has bins");
 
   auto find_primitive = [&](const std::string& name) -> const primitive_desc& {
     for (const auto& p : c)
@@ -143,8 +172,9 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
     for (const auto& t : seeds) {
       if (!o.primitives.empty() && !contains(o.primitives, t.primitive)) continue;
       if (!o.dtypes.empty() && !contains(o.dtypes, t.dtype)) continue;
-      const std::string title = t.title ? t.title : case_title(t.primitive, t.dtype, t.n, t.op, t.kind, t.batch);
-      bench_case bc{title, t.primitive, t.dtype, t.n, t.op, t.kind, t.batch, {}};
+      const std::string title =
+          t.title ? t.title : case_title(t.primitive, t.dtype, t.n, t.op, t.kind, t.batch, t.dist, t.bins);
+      bench_case bc{title, t.primitive, t.dtype, t.n, t.op, t.kind, t.batch, t.dist, t.bins, {}};
       // Only scan's batched tables are one-block comparisons; rmsnorm's rows are its batch.
       bc.variants = variants_of(find_primitive(t.primitive), t.n, t.batch > 0 && std::string(t.primitive) == "scan");
       if (!bc.variants.empty()) plan.push_back(std::move(bc));
@@ -174,19 +204,33 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
       }
       return values;
     };
+    // A named primitive without a distribution (or bins) beside --dist (--bins) is a
+    // mistake in the command line: say so rather than run it as if the flag were absent.
+    if (named && !o.dists.empty() && p.dists.empty())
+      throw usage_error("--dist: " + p.name + " has no sample distribution (--dist is for: " + joined(with_dists) +
+                        ")");
+    if (named && !o.bins.empty() && p.default_bins == 0)
+      throw usage_error("--bins: " + p.name + " has no bins (--bins is for: " + joined(with_bins) + ")");
     const std::vector<std::string> p_ops = axis("--op", o.ops, p.ops);
     const std::vector<std::string> p_kinds = axis("--kind", o.kinds, p.kinds);
     const std::vector<std::string> p_dtypes = axis("--dtype", o.dtypes, p.dtypes);
+    const std::vector<std::string> p_dists = axis("--dist", o.dists, p.dists);
     const std::vector<long long> sizes = o.sizes.empty() ? std::vector<long long>{p.default_n} : o.sizes;
+    const std::vector<long long> p_bins = p.default_bins == 0 ? std::vector<long long>{0}
+                                          : o.bins.empty()    ? std::vector<long long>{p.default_bins}
+                                                              : o.bins;
     for (const auto& dtype : p_dtypes) {
       for (long long n : sizes)
-        for (const auto& op : p_ops)
-          for (const auto& kind : p_kinds) {
-            const long long batch = p.name == "rmsnorm" ? rms_norm_default_rows(n) : 0;
-            bench_case bc{case_title(p.name, dtype, n, op, kind, batch), p.name, dtype, n, op, kind, batch, {}};
-            bc.variants = variants_of(p, n, false);
-            if (!bc.variants.empty()) plan.push_back(std::move(bc));
-          }
+        for (long long bins : p_bins)
+          for (const auto& dist : p_dists)
+            for (const auto& op : p_ops)
+              for (const auto& kind : p_kinds) {
+                const long long batch = p.name == "rmsnorm" ? rms_norm_default_rows(n) : 0;
+                bench_case bc{case_title(p.name, dtype, n, op, kind, batch, dist, bins),
+                              p.name, dtype, n, op, kind, batch, dist, bins, {}};
+                bc.variants = variants_of(p, n, false);
+                if (!bc.variants.empty()) plan.push_back(std::move(bc));
+              }
     }
   }
   return plan;
@@ -197,6 +241,8 @@ std::string format_list(const catalogue& c) {
   for (const auto& p : c) {
     os << p.name << " - " << p.summary << "\n";
     if (!p.dtypes.empty()) os << "  dtypes: " << joined(p.dtypes) << "\n";
+    if (!p.dists.empty()) os << "  dists: " << joined(p.dists) << " (--dist; default " << p.dists.front() << ")\n";
+    if (p.default_bins > 0) os << "  bins: any from 1 (--bins; default " << p.default_bins << ")\n";
     std::size_t width = 0;
     for (const auto& v : p.variants) width = std::max(width, v.id.size());
     for (const auto& v : p.variants) {

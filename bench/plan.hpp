@@ -39,6 +39,8 @@ struct primitive_desc {
   std::vector<std::string> ops{};    // what --op may choose (the first is the default); none: no operator
   std::vector<std::string> kinds{};  // what --kind may choose (likewise); none: no kind
   long long default_n = 1ll << 28;   // --n when not given (rmsnorm: the row width)
+  std::vector<std::string> dists{};  // what --dist may choose (the first is the default); none: no distribution
+  long long default_bins = 0;        // --bins when not given; 0: the primitive has no bins
 };
 
 using catalogue = std::vector<primitive_desc>;
@@ -59,11 +61,14 @@ struct bench_case {
   std::string op = "sum";
   std::string kind = "inclusive";
   long long batch = 0;  // > 0: `batch` independent arrays of n items, one block each
+  std::string dist;     // the histogram's sample distribution; "" for other primitives
+  long long bins = 0;   // the histogram's bin count; 0 for other primitives
   std::vector<planned_variant> variants;
 };
 
 // The tables to run for `o`: the preset's (filtered by --primitive/--variant/--dtype), or
-// every selected primitive x dtype x size x op x kind. Unknown names are usage errors.
+// every selected primitive x dtype x size x bins x dist x op x kind. Unknown names are
+// usage errors.
 std::vector<bench_case> make_plan(const options& o, const catalogue& c);
 
 // "scan: int32, 2^28 items, inclusive sum"
@@ -71,6 +76,8 @@ std::string scan_title(const std::string& dtype, long long n, const std::string&
                        const std::string& kind);
 // "reduce: float, 2^30 items, sum"
 std::string reduce_title(const std::string& dtype, long long n, const std::string& op);
+// "histogram: uint8, 2^30 samples, 256 bins, uniform"
+std::string histogram_title(const std::string& dtype, long long n, long long bins, const std::string& dist);
 // "atomics: 2^20 atomicAdd on uint32 counters"
 std::string atomics_title(const std::string& dtype, long long ops);
 // "rmsnorm: float, 4096 rows x 4096 items"

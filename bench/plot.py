@@ -7,9 +7,10 @@ Usage:
 Records from all files that share a table title (params.table) go in one chart,
 in file order, then record order; tables made only of "baseline" records (the
 copy/read ceilings) get no chart of their own. Each bar is a variant's GB/s,
-annotated with its GB/s and its % of copy as recorded (each file's percentage is
-against the copy measured in that file's own run). A dashed line marks the copy
-and a dotted line the read ceiling of the first file contributing to the chart.
+annotated with its GB/s and its % of its table's ceiling as recorded: % of read
+where the record's params.ceiling is "read" (reduce, histogram), else % of copy
+(each file's percentage is against the ceiling measured in that file's own run).
+A dashed line marks the copy and a dotted line the read ceiling of the first file contributing to the chart.
 Tables whose records carry params.us_per_block or params.batch (batched
 single-block cases) plot nanoseconds per block instead (from us_per_block, else
 ms_median * 1e6 / batch), as onepass-bench's table does, without ceilings. FAILED records appear as a
@@ -144,7 +145,8 @@ def plot_table(plt, title, entries, docs, names, path):
         if batched:
             note = f"{v:.3g} ns/block"
         else:
-            note = f"{fmt_gbps(v)} GB/s  ({fmt_pct(r['pct_of_copy'])}% of copy)"
+            ceiling = "read" if r.get("params", {}).get("ceiling") == "read" else "copy"
+            note = f"{fmt_gbps(v)} GB/s  ({fmt_pct(r['pct_of_' + ceiling])}% of {ceiling})"
         # A white backing keeps the ceiling lines from striking through the text.
         ax.text(v + pad, y, note, va="center", ha="left", fontsize=9,
                 bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0})

@@ -43,7 +43,21 @@ catalogue test_catalogue() {
   primitive_desc atomics{"atomics", "contention", {"uint32"}, {{"addresses_1", "one"}, {"addresses_32", "32"}}, {}, {},
                          1 << 20};
   primitive_desc rmsnorm{"rmsnorm", "RMSNorm", {"float", "bfloat16"}, {{"onepass", "fused"}}, {}, {}, 4096};
-  return {baseline, scan, reduce, atomics, rmsnorm};
+  primitive_desc histogram{"histogram", "even bins", {"uint8", "uint16", "int32", "uint32", "float"}, {}, {}, {},
+                           1ll << 30, {"uniform", "skewed", "one_bin", "sorted"}, 256};
+  histogram.variants.push_back({"global_atomic", "one atomic per sample", 1.0, -1, 1 << 26, "one address"});
+  histogram.variants.push_back({"block_private", "per block"});
+  histogram.variants.push_back({"warp_private", "per warp"});
+  histogram.variants.push_back({"onepass", "production"});
+  histogram.variants.push_back({"cub", "CUB"});
+  return {baseline, scan, reduce, atomics, rmsnorm, histogram};
+}
+
+// The catalogue as it was before the histogram: no primitive has --dist or --bins.
+catalogue catalogue_without_histogram() {
+  catalogue c = test_catalogue();
+  c.pop_back();
+  return c;
 }
 
 std::vector<std::string> ids(const bench_case& c) {
@@ -139,7 +153,15 @@ TEST(BenchArgs, BadCommandLines) {
 
 TEST(BenchPlan, DefaultIsEveryPrimitiveAtItsDefaultSize) {
   const auto plan = make_plan(parse({}), test_catalogue());
-  ASSERT_EQ(plan.size(), 4u);
+  ASSERT_EQ(plan.size(), 5u);
+  EXPECT_EQ(plan[4].table, "histogram: uint8, 2^30 samples, 256 bins, uniform");
+  EXPECT_EQ(plan[4].dist, "uniform");
+  EXPECT_EQ(plan[4].bins, 256);
+  EXPECT_EQ(plan[4].variants[0].n, 1 << 26);  // global_atomic, at its practical limit
+  for (std::size_t i = 0; i < 4; ++i) {       // the other primitives have neither axis
+    EXPECT_EQ(plan[i].dist, "") << plan[i].table;
+    EXPECT_EQ(plan[i].bins, 0) << plan[i].table;
+  }
   EXPECT_EQ(plan[1].table, "reduce: int32, 2^28 items, sum");
   EXPECT_EQ(plan[1].kind, "");
   EXPECT_EQ(plan[2].table, "atomics: 2^20 atomicAdd on uint32 counters");
@@ -174,13 +196,16 @@ TEST(BenchPlan, CrossProductOfFilters) {
                                      "inclusive,exclusive", "--variant", "onepass,cub"}),
                               test_catalogue());
   // Scan: 2 x 2 x 2 x 2 tables; reduce (no kind): 2 x 2 x 2; rmsnorm takes float and
-  // has no operator or kind: one table per size. Atomics takes neither dtype: skipped.
-  ASSERT_EQ(plan.size(), 16u + 8u + 2u);
+  // has no operator or kind: one table per size; histogram takes both dtypes, at its
+  // default bins and distribution. Atomics takes neither dtype: skipped.
+  ASSERT_EQ(plan.size(), 16u + 8u + 2u + 4u);
   EXPECT_EQ(plan[0].table, "scan: int32, 2^20 items, inclusive sum");
   EXPECT_EQ(plan[15].table, "scan: float, 2^24 items, exclusive max");
   EXPECT_EQ(plan[16].table, "reduce: int32, 2^20 items, sum");
   EXPECT_EQ(plan[23].table, "reduce: float, 2^24 items, max");
   EXPECT_EQ(plan[24].table, "rmsnorm: float, 16 rows x 1048576 items");
+  EXPECT_EQ(plan[26].table, "histogram: int32, 2^20 samples, 256 bins, uniform");
+  EXPECT_EQ(plan[29].table, "histogram: float, 2^24 samples, 256 bins, uniform");
   for (const auto& c : plan) {
     const auto expected = c.primitive == "rmsnorm" ? std::vector<std::string>{"onepass"}
                                                    : std::vector<std::string>{"onepass", "cub"};
@@ -202,7 +227,7 @@ TEST(BenchPlan, AxesANamedPrimitiveDoesNotHaveAreUsageErrors) {
 
 TEST(BenchPlan, SeedsPreset) {
   const auto plan = make_plan(parse({"--preset", "seeds"}), test_catalogue());
-  ASSERT_EQ(plan.size(), 10u);
+  ASSERT_EQ(plan.size(), 21u);
   EXPECT_EQ(plan[4].table, "reduce: int32, 2^30 items, sum");
   EXPECT_EQ(plan[5].table, "reduce: float, 2^30 items, sum");
   EXPECT_EQ(plan[6].table, "reduce: int32, 2^20 items, sum");
@@ -226,7 +251,7 @@ TEST(BenchPlan, SeedsPreset) {
   for (const auto& v : plan[3].variants) EXPECT_EQ(v.n, 1024);
   // Filters narrow a preset.
   const auto only_float = make_plan(parse({"--preset", "seeds", "--dtype", "float", "--variant", "cub"}), test_catalogue());
-  ASSERT_EQ(only_float.size(), 3u);  // two scans and the float reduce; rmsnorm has no cub
+  ASSERT_EQ(only_float.size(), 4u);  // two scans, the float reduce and histogram; rmsnorm has no cub
   EXPECT_EQ(ids(only_float[0]), std::vector<std::string>{"cub"});
 }
 
@@ -256,7 +281,7 @@ TEST(BenchList, NamesEveryVariantAndItsLimits) {
 TEST(BenchUsage, DocumentsEveryFlagAndTheExitCodes) {
   const std::string u = usage_text();
   for (const char* flag : {"--list", "--preset", "--primitive", "--variant", "--dtype", "--n", "--op", "--kind",
-                           "--iters", "--warmup", "--seed", "--json", "--markdown", "--quiet", "--help"})
+                           "--dist", "--bins", "--iters", "--warmup", "--seed", "--json", "--markdown", "--quiet", "--help"})
     EXPECT_NE(u.find(flag), std::string::npos) << flag;
   EXPECT_NE(u.find("2 no usable CUDA device"), std::string::npos);
   EXPECT_NE(u.find("64 bad command line"), std::string::npos);
@@ -275,5 +300,159 @@ TEST(BenchPlan, PracticalLimitsSetTheBenchSizeAndTheReason) {
   EXPECT_EQ(variants[1].bench_items, -1);
   EXPECT_TRUE(variants[1].limit_reason.empty());
 }
+}  // namespace
+}  // namespace onepass::bench
+
+// --- the histogram's axes: --dist and --bins ----------------------------------------------
+namespace onepass::bench {
+namespace {
+
+TEST(BenchHistogramArgs, DistAndBinsAreLists) {
+  const options o = parse({"--dist", "skewed,one_bin", "--bins=256,4096,2^16"});
+  EXPECT_EQ(o.dists, (std::vector<std::string>{"skewed", "one_bin"}));
+  EXPECT_EQ(o.bins, (std::vector<long long>{256, 4096, 1 << 16}));
+  EXPECT_EQ(parse({"--bins", "1"}).bins, std::vector<long long>{1});
+  EXPECT_EQ(parse({"--bins", "2^31-1"}).bins, std::vector<long long>{(1ll << 31) - 1});
+  EXPECT_EQ(parse({"--bins", "4K"}).bins, std::vector<long long>{4096});
+  const options none = parse({});
+  EXPECT_TRUE(none.dists.empty());
+  EXPECT_TRUE(none.bins.empty());
+}
+
+TEST(BenchHistogramArgs, BadValuesNameTheFlag) {
+  expect_usage_error([] { parse({"--bins", "0"}); }, "--bins: '0' must be at least 1");
+  expect_usage_error([] { parse({"--bins", "256,many"}); }, "--bins: 'many' is not a count");
+  expect_usage_error([] { parse({"--bins", "-4"}); }, "--bins: '-4' is not a count");
+  expect_usage_error([] { parse({"--bins", "2^31"}); }, "--bins: '2^31' must be at most 2147483647");
+  expect_usage_error([] { parse({"--bins"}); }, "--bins needs a value");
+  expect_usage_error([] { parse({"--dist", "uniform,,sorted"}); }, "--dist: 'uniform,,sorted' has an empty item");
+  expect_usage_error([] { parse({"--dist="}); }, "--dist: '' is empty");
+  expect_usage_error([] { parse({"--preset", "seeds", "--dist", "skewed"}); }, "cannot be combined");
+  expect_usage_error([] { parse({"--preset", "seeds", "--bins", "4096"}); }, "cannot be combined");
+}
+
+TEST(BenchHistogramPlan, DefaultTable) {
+  const auto plan = make_plan(parse({"--primitive", "histogram"}), test_catalogue());
+  ASSERT_EQ(plan.size(), 1u);
+  const bench_case& c = plan[0];
+  EXPECT_EQ(c.table, "histogram: uint8, 2^30 samples, 256 bins, uniform");
+  EXPECT_EQ(c.primitive, "histogram");
+  EXPECT_EQ(c.dtype, "uint8");
+  EXPECT_EQ(c.n, 1ll << 30);
+  EXPECT_EQ(c.bins, 256);
+  EXPECT_EQ(c.dist, "uniform");
+  EXPECT_EQ(c.op, "");
+  EXPECT_EQ(c.kind, "");
+  EXPECT_EQ(ids(c), (std::vector<std::string>{"global_atomic", "block_private", "warp_private", "onepass", "cub"}));
+  EXPECT_EQ(c.variants[0].n, 1 << 26);
+  EXPECT_NE(c.variants[0].note.find("at its own size, 2^26 items"), std::string::npos) << c.variants[0].note;
+  for (std::size_t i = 1; i < c.variants.size(); ++i) EXPECT_EQ(c.variants[i].n, 1ll << 30) << c.variants[i].id;
+}
+
+TEST(BenchHistogramPlan, CrossProductSizesThenBinsThenDists) {
+  const auto plan = make_plan(parse({"--primitive", "histogram", "--dtype", "uint32", "--n", "2^20,10M", "--bins",
+                                     "256,4096", "--dist", "uniform,one_bin"}),
+                              test_catalogue());
+  ASSERT_EQ(plan.size(), 8u);
+  EXPECT_EQ(plan[0].table, "histogram: uint32, 2^20 samples, 256 bins, uniform");
+  EXPECT_EQ(plan[1].table, "histogram: uint32, 2^20 samples, 256 bins, one_bin");
+  EXPECT_EQ(plan[2].table, "histogram: uint32, 2^20 samples, 4096 bins, uniform");
+  EXPECT_EQ(plan[3].table, "histogram: uint32, 2^20 samples, 4096 bins, one_bin");
+  EXPECT_EQ(plan[4].table, "histogram: uint32, 10485760 samples, 256 bins, uniform");
+  EXPECT_EQ(plan[7].bins, 4096);
+  EXPECT_EQ(plan[7].dist, "one_bin");
+  EXPECT_EQ(plan[7].n, 10ll << 20);
+  for (const auto& c : plan)
+    for (const auto& v : c.variants) EXPECT_EQ(v.n, c.n) << c.table << ": " << v.id;  // below every limit
+}
+
+TEST(BenchHistogramPlan, OtherPrimitivesAreUnaffectedUnlessNamed) {
+  const catalogue c = test_catalogue();
+  // Unnamed, the other primitives run as without the flags.
+  const auto plain = make_plan(parse({}), c);
+  const auto plan = make_plan(parse({"--dist", "skewed,sorted", "--bins", "4096"}), c);
+  ASSERT_EQ(plan.size(), plain.size() + 1);
+  for (std::size_t i = 0; i + 1 < plain.size(); ++i) {
+    EXPECT_EQ(plan[i].table, plain[i].table);
+    EXPECT_EQ(plan[i].dist, "");
+    EXPECT_EQ(plan[i].bins, 0);
+  }
+  EXPECT_EQ(plan[plain.size() - 1].table, "histogram: uint8, 2^30 samples, 4096 bins, skewed");
+  EXPECT_EQ(plan[plain.size()].table, "histogram: uint8, 2^30 samples, 4096 bins, sorted");
+  // Named, a primitive without the axis is a usage error, alone or beside the histogram.
+  expect_usage_error([&] { make_plan(parse({"--primitive", "reduce", "--dist", "skewed"}), c); },
+                     "--dist: reduce has no sample distribution (--dist is for: histogram)");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "histogram,scan", "--bins", "4096"}), c); },
+                     "--bins: scan has no bins (--bins is for: histogram)");
+  EXPECT_EQ(make_plan(parse({"--primitive", "histogram", "--dist", "sorted", "--bins", "1"}), c).size(), 1u);
+}
+
+TEST(BenchHistogramPlan, UnknownDistributionsAreUsageErrors) {
+  const catalogue c = test_catalogue();
+  expect_usage_error([&] { make_plan(parse({"--dist", "zipf"}), c); },
+                     "--dist: 'zipf' is not known (known: uniform, skewed, one_bin, sorted)");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "histogram", "--dtype", "int64"}), c); },
+                     "--dtype: histogram does not take 'int64'");
+  const catalogue older = catalogue_without_histogram();
+  expect_usage_error([&] { make_plan(parse({"--dist", "uniform"}), older); }, "--dist: no primitive has");
+  expect_usage_error([&] { make_plan(parse({"--bins", "256"}), older); }, "--bins: no primitive has bins");
+}
+
+TEST(BenchHistogramPlan, SeedsPresetTables) {
+  const auto plan = make_plan(parse({"--preset", "seeds", "--primitive", "histogram"}), test_catalogue());
+  ASSERT_EQ(plan.size(), 11u);
+  const char* dists[] = {"uniform", "skewed", "one_bin", "sorted"};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(plan[i].table, std::string("histogram: uint8, 2^30 samples, 256 bins, ") + dists[i]);
+    EXPECT_EQ(plan[i].dtype, "uint8");
+    EXPECT_EQ(plan[i].bins, 256);
+    EXPECT_EQ(plan[i].dist, dists[i]);
+    EXPECT_EQ(plan[4 + i].table, std::string("histogram: uint32, 2^30 samples, 4096 bins, ") + dists[i]);
+    EXPECT_EQ(plan[4 + i].n, 1ll << 30);
+    EXPECT_EQ(plan[4 + i].bins, 4096);
+    EXPECT_EQ(plan[4 + i].dist, dists[i]);
+    EXPECT_EQ(plan[i].variants[0].n, 1 << 26);  // global_atomic
+  }
+  // The published 10M-sample table keeps its name; 10M is below every practical limit.
+  EXPECT_EQ(plan[8].table, "histogram: uint8, 10M samples, 256 bins, uniform");
+  EXPECT_EQ(plan[8].n, 10ll << 20);
+  EXPECT_EQ(plan[8].n, parse_count("10M"));
+  EXPECT_EQ(plan[8].bins, 256);
+  EXPECT_EQ(plan[8].dist, "uniform");
+  for (const auto& v : plan[8].variants) EXPECT_EQ(v.n, 10ll << 20) << v.id;
+  // Beside the peers' torch.bincount and torch.histc tables.
+  EXPECT_EQ(plan[9].table, "histogram: int32, 2^30 samples, 256 bins, uniform");
+  EXPECT_EQ(plan[10].table, "histogram: float, 2^30 samples, 256 bins, uniform");
+  // The full preset ends with them; the tables before are unchanged.
+  const auto all = make_plan(parse({"--preset", "seeds"}), test_catalogue());
+  ASSERT_EQ(all.size(), 21u);
+  EXPECT_EQ(all[10].table, plan[0].table);
+  EXPECT_EQ(all[9].dist, "");
+  EXPECT_EQ(all[9].bins, 0);
+  // --dtype and --variant filter them like the others.
+  const auto u32 = make_plan(parse({"--preset", "seeds", "--dtype", "uint32", "--variant", "onepass,cub"}),
+                             test_catalogue());
+  ASSERT_EQ(u32.size(), 4u);
+  EXPECT_EQ(ids(u32[3]), (std::vector<std::string>{"onepass", "cub"}));
+}
+
+TEST(BenchHistogramPlan, Titles) {
+  EXPECT_EQ(histogram_title("uint8", 1ll << 30, 256, "uniform"), "histogram: uint8, 2^30 samples, 256 bins, uniform");
+  EXPECT_EQ(histogram_title("uint32", (1ll << 28) + 1, 65536, "one_bin"),
+            "histogram: uint32, 2^28+1 samples, 65536 bins, one_bin");
+  EXPECT_EQ(histogram_title("float", 1000, 1, "sorted"), "histogram: float, 1000 samples, 1 bins, sorted");
+}
+
+TEST(BenchHistogramList, ShowsTheAxesAndTheLimit) {
+  const std::string text = format_list(test_catalogue());
+  EXPECT_NE(text.find("histogram - even bins"), std::string::npos) << text;
+  EXPECT_NE(text.find("dists: uniform, skewed, one_bin, sorted (--dist; default uniform)"), std::string::npos) << text;
+  EXPECT_NE(text.find("bins: any from 1 (--bins; default 256)"), std::string::npos) << text;
+  EXPECT_NE(text.find("timed at up to 2^26 items"), std::string::npos) << text;
+  // Primitives without the axes list neither.
+  EXPECT_EQ(format_list(catalogue_without_histogram()).find("dists:"), std::string::npos);
+  EXPECT_EQ(format_list(catalogue_without_histogram()).find("bins:"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace onepass::bench

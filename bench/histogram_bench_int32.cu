@@ -1,0 +1,5 @@
+// The int32 instantiation of the histogram tables (one file per type: parallel builds).
+#include "histogram_bench.cuh"
+
+template std::vector<onepass::bench::record> onepass::bench::run_histogram_table_typed<std::int32_t>(
+    const bench_case&, bench_context&);
