@@ -20,7 +20,7 @@ if [ -z "${ONEPASS_PREBUILT:-}" ]; then
 fi
 
 # 1. Every GPU test binary, whole (ctest also runs the CPU-only tests and the package check).
-gpu_tests="test_building_blocks test_scan test_scan_ladder test_validation test_reduce test_reduce_ladder test_reduce_validation test_rms_norm test_histogram test_histogram_ladder test_histogram_validation"
+gpu_tests="test_building_blocks test_scan test_scan_ladder test_validation test_reduce test_reduce_ladder test_reduce_validation test_rms_norm test_histogram test_histogram_ladder test_histogram_validation test_select test_select_validation test_select_ladder"
 passed=0; failed=0; gpu_skips=0
 for bin in $gpu_tests; do
   "$build/tests/$bin" >"$logs/$bin.log" 2>&1
@@ -39,7 +39,9 @@ tests_line="$passed passed, $failed failed"
 #    reduce, both ladders on one 4-byte and the 8-byte non-commutative type, RMSNorm, and
 #    the histogram (production: int32 and float levels, which reach all three counter
 #    layouts, unaligned starts, float boundaries, graphs and shared workspaces; the
-#    ladder on uint8).
+#    ladder on uint8), the production select (partition and in place on int32, unique on
+#    the 12-byte struct, index predicates, graphs, stalled tiles), and the select ladder
+#    on int32 (every variant and operation, in place, index predicates).
 export ONEPASS_TEST_MAX_N=${ONEPASS_TEST_MAX_N:-20000}
 summary=""
 sanitizer_errors=0
@@ -52,7 +54,9 @@ for tool in memcheck racecheck synccheck initcheck; do
              "test_reduce_ladder --gtest_filter=*int32_plus:*double_plus:*affine*" \
              "test_rms_norm" \
              "test_histogram --gtest_filter=HistogramEven.LevelsInt32:HistogramEven.LevelsFloat:HistogramEven.Unaligned*:HistogramRange.UnevenBoundariesFloat:Histogram.*" \
-             "test_histogram_ladder --gtest_filter=HistogramLadder.uint8"; do
+             "test_histogram_ladder --gtest_filter=HistogramLadder.uint8" \
+             "test_select --gtest_filter=SelectPublic/0.Partition:SelectPublic/0.InPlace:SelectPublic/6.Unique:Select.EmptyInput*:Select.PredicateReadsTheIndex:Select.WorkspaceStyleInCudaGraph:SelectStress.*" \
+             "test_select_ladder --gtest_filter=SelectLadder.int32_*:SelectLadder.*Int32"; do
     set -- $run
     bin=$1; shift
     log="$logs/sanitizer-$tool-$bin.log"

@@ -1,4 +1,4 @@
-// onepass/functional.cuh — the binary operators onepass names.
+// onepass/functional.cuh — the binary operators onepass names, and equal_to (unique's default).
 //
 // Any associative functor `T op(T, T)` callable on the device works with every scan and
 // with onepass::reduce; it need not be commutative. These are the common ones.
@@ -32,6 +32,14 @@ struct minimum {
   template <class T>
   ONEPASS_HD ONEPASS_FORCEINLINE T operator()(const T& a, const T& b) const {
     return b < a ? b : a;
+  }
+};
+
+// The default equality of onepass::unique: a == b.
+struct equal_to {
+  template <class T>
+  ONEPASS_HD ONEPASS_FORCEINLINE bool operator()(const T& a, const T& b) const {
+    return a == b;
   }
 };
 

@@ -13,4 +13,5 @@
 #include "onepass/histogram.cuh"
 #include "onepass/reduce.cuh"
 #include "onepass/scan.cuh"
+#include "onepass/select.cuh"
 #include "onepass/rms_norm.cuh"

@@ -26,8 +26,11 @@ inline ONEPASS_HD bool is_vector_aligned(const void* p) {
 }
 
 namespace detail {
+// V items moved as one access: a 16-byte vector when V > 1 (the caller has checked the
+// pointer's alignment), T itself with T's own alignment when V == 1 (a 12-byte struct, or
+// a 16-byte one that may be only 4-byte aligned).
 template <class T, int V>
-struct alignas(sizeof(T) * V) vector_of {
+struct alignas(V > 1 ? sizeof(T) * V : alignof(T)) vector_of {
   T v[V];
 };
 }  // namespace detail

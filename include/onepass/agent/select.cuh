@@ -1,0 +1,175 @@
+// onepass/agent/select.cuh — the production stream compaction's work on one tile.
+//
+// One block per tile, tiles claimed in execution order (as the scan's). Per tile:
+//   1. each warp loads its contiguous segment (32 * N items) with 128-bit loads where the
+//      input is aligned, and transposes it to blocked order (per-warp exchange);
+//   2. each thread decides which of its N items are kept (the Job: a predicate, a flag,
+//      or "differs from the item before") and counts them; the block scans the counts;
+//   3. warp 0 publishes the tile's count, looks back over the predecessors' counts
+//      (decoupled lookback on 64-bit counts) and publishes the running total;
+//   4. the kept items are packed in shared memory (for a partition, the rejected ones
+//      from the other end) and the block writes them out contiguously, coalesced.
+// Every item is read once and every kept item written once: one pass. The last tile
+// writes the total count.
+//
+// In place (out == in) is safe: a tile writes only after its lookback has seen every
+// earlier tile publish, and a tile publishes only after loading its input, so no write
+// lands on input not yet read; a tile's output [prefix, prefix + count) never reaches
+// past its own end. unique reads the item before its tile, in[tile_begin - 1]: the
+// previous tile can write that slot only when every earlier item was kept, and then it
+// writes the value already there.
+#pragma once
+
+#include <type_traits>
+
+#include "onepass/agent/scan_tile.cuh"
+#include "onepass/block/block_exchange.cuh"
+#include "onepass/block/block_load_store.cuh"
+#include "onepass/block/block_scan.cuh"
+#include "onepass/functional.cuh"
+#include "onepass/lookback/lookback.cuh"
+
+namespace onepass::detail {
+
+// --- jobs: which items are kept ---------------------------------------------------------
+// A job holds the input and decides for item `i` (with `previous`, the item before it,
+// meaningful only when needs_previous and i > 0).
+
+template <class Pred, class T>
+__device__ ONEPASS_FORCEINLINE bool call_predicate(const Pred& pred, const T& item, index_t i) {
+  if constexpr (std::is_invocable_v<const Pred&, const T&, index_t>) {
+    return static_cast<bool>(pred(item, i));
+  } else {
+    (void)i;
+    return static_cast<bool>(pred(item));
+  }
+}
+
+template <class T, class Pred>
+struct select_if_job {
+  using value_type = T;
+  static constexpr bool needs_previous = false;
+  const T* in;
+  Pred pred;
+  __device__ ONEPASS_FORCEINLINE bool keep(const T& item, index_t i, const T& /*previous*/) const {
+    return call_predicate(pred, item, i);
+  }
+};
+
+template <class T, class Flag>
+struct select_flagged_job {
+  using value_type = T;
+  static constexpr bool needs_previous = false;
+  const T* in;
+  const Flag* flags;
+  __device__ ONEPASS_FORCEINLINE bool keep(const T& /*item*/, index_t i, const T& /*previous*/) const {
+    return static_cast<bool>(flags[i]);
+  }
+};
+
+template <class T, class Eq>
+struct unique_job {
+  using value_type = T;
+  static constexpr bool needs_previous = true;
+  const T* in;
+  Eq eq;
+  __device__ ONEPASS_FORCEINLINE bool keep(const T& item, index_t i, const T& previous) const {
+    return i == 0 || !static_cast<bool>(eq(previous, item));
+  }
+};
+
+// --- the kernel -------------------------------------------------------------------------
+// The packing buffer holds the tile in item order with one padding item after every
+// 128 bytes: threads write their kept items at positions about N * (fraction kept)
+// apart, which without the padding fall into the same bank for every thread of a warp.
+template <class T>
+struct packed_layout {
+  static constexpr int row = sizeof(T) >= 128 ? 1 : static_cast<int>(128 / sizeof(T));
+  static __device__ ONEPASS_FORCEINLINE int slot(int k) { return k + k / row; }
+  static constexpr int slots(int items) { return items + items / row; }
+};
+
+template <class T, int Threads, int N, int V>
+struct select_shared {
+  using exchange_t = warp_exchange<T, N, V>;
+  union {
+    typename exchange_t::storage exchange[Threads / 32];     // loading
+    T packed[packed_layout<T>::slots(Threads * N)];         // writing (after two barriers)
+  };
+  typename block_scan<int, Threads>::storage scan;
+  index_t tile_prefix;
+  index_t tile;
+};
+
+// out_rejected == nullptr: a select (rejected items are dropped); otherwise a partition.
+template <class Job, int Threads, int N, int V, class Delay>
+__global__ void __launch_bounds__(Threads)
+    select_kernel(Job job, index_t n, typename Job::value_type* out, typename Job::value_type* out_rejected,
+                  index_t* count_out, index_t num_tiles, lookback::tile_state<index_t> state,
+                  lookback::tile_counter counter, unsigned backoff_ns, Delay delay) {
+  using T = typename Job::value_type;
+  using shared_t = select_shared<T, Threads, N, V>;
+  constexpr int tile_items = Threads * N;
+  __shared__ shared_t shared;
+
+  const int lane = lane_id();
+  const int warp = warp_id();
+  if (threadIdx.x == 0) shared.tile = counter.claim();
+  __syncthreads();
+  const index_t tile = shared.tile;
+  const index_t tile_begin = tile * tile_items;
+  const index_t warp_begin = tile_begin + static_cast<index_t>(warp) * (32 * N);
+  const index_t thread_begin = warp_begin + static_cast<index_t>(lane) * N;
+
+  T items[N];
+  load_vector_striped<32, V>(job.in + warp_begin, items, lane, n - warp_begin);
+  typename shared_t::exchange_t(shared.exchange[warp], lane).striped_to_blocked(items, items);
+
+  T previous{};
+  if constexpr (Job::needs_previous) {
+    previous = shfl_up(items[N - 1], 1);
+    if (lane == 0 && warp_begin > 0 && warp_begin <= n) previous = job.in[warp_begin - 1];
+  }
+  bool keep[N];
+  int kept = 0;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const index_t i = thread_begin + j;
+    keep[j] = i < n && job.keep(items[j], i, j == 0 ? previous : items[j > 0 ? j - 1 : 0]);
+    kept += keep[j] ? 1 : 0;
+  }
+
+  int kept_before = 0, tile_kept = 0;
+  block_scan<int, Threads>(shared.scan).exclusive_prefix(kept, plus{}, kept_before, tile_kept);
+  if (warp == 0)
+    resolve_tile_prefix<false, true>(state, tile, static_cast<index_t>(tile_kept), index_t{0}, plus{}, backoff_ns,
+                                     delay, shared.tile_prefix);
+  __syncthreads();  // tile_prefix is known; every warp is done with the exchange storage
+
+  // Pack: kept items from the front, rejected ones (partition) from the back.
+  using pack = packed_layout<T>;
+  const int local_begin = static_cast<int>(thread_begin - tile_begin);
+  int front = kept_before;
+  int back = local_begin - kept_before;  // rejected items before this thread
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    if (keep[j]) {
+      shared.packed[pack::slot(front++)] = items[j];
+    } else if (out_rejected != nullptr && thread_begin + j < n) {
+      shared.packed[pack::slot(tile_items - 1 - back++)] = items[j];
+    }
+  }
+  __syncthreads();
+
+  const index_t prefix = shared.tile_prefix;
+  for (int k = static_cast<int>(threadIdx.x); k < tile_kept; k += Threads) out[prefix + k] = shared.packed[pack::slot(k)];
+  if (out_rejected != nullptr) {
+    const index_t tile_valid = n - tile_begin < tile_items ? n - tile_begin : tile_items;
+    const int rejected = static_cast<int>(tile_valid) - tile_kept;
+    T* dst = out_rejected + (tile_begin - prefix);  // items before the tile minus those kept
+    for (int k = static_cast<int>(threadIdx.x); k < rejected; k += Threads) dst[k] = shared.packed[pack::slot(tile_items - 1 - k)];
+  }
+  if (tile == num_tiles - 1 && threadIdx.x == 0) *count_out = prefix + tile_kept;
+}
+
+}  // namespace onepass::detail

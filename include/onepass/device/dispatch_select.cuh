@@ -1,0 +1,198 @@
+// onepass/device/dispatch_select.cuh — sizes the stream compaction's workspace, checks
+// the arguments and launches: one memset (tile counter + descriptors) and one kernel.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "onepass/agent/select.cuh"
+#include "onepass/detail/launch.cuh"
+#include "onepass/tuning/select_tuning.cuh"
+
+namespace onepass::detail {
+
+template <class T, class Tuning = tuning::default_select_tuning<T>>
+struct select_plan {
+  static constexpr tuning::select_tuning tuning = Tuning::value;
+  static constexpr index_t tile_items = tuning.tile_items();
+  // Largest n whose tile count fits a one-dimensional grid.
+  static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
+
+  static constexpr index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
+  // Workspace layout: [tile counter, padded to 16 bytes][descriptors: 64-bit counts].
+  static constexpr std::size_t counter_bytes = 16;
+  static constexpr std::size_t workspace_bytes(index_t n) {
+    return n <= 0 ? 0 : counter_bytes + lookback::tile_state<index_t>::bytes(num_tiles(n));
+  }
+};
+
+// Two ranges of n items share no byte (equal ranges overlap too).
+template <class T>
+void check_disjoint(const T* a, const T* b, long long n, const char* a_name, const char* b_name) {
+  if (n == 0) return;
+  const auto x = reinterpret_cast<std::uintptr_t>(a);
+  const auto y = reinterpret_cast<std::uintptr_t>(b);
+  const auto len = static_cast<std::uintptr_t>(n) * sizeof(T);
+  if (x < y + len && y < x + len)
+    throw invalid_argument(b_name, std::string("overlaps '") + a_name + "'; a partition's input and outputs " +
+                                       "must not overlap");
+}
+
+// Host-side checks of the items and outputs (not count_out, not the job's own extra input).
+template <class T>
+void check_select_ranges(const T* in, index_t n, T* out, T* out_rejected) {
+  static_assert(std::is_trivially_copyable_v<T>, "selected items must be trivially copyable");
+  check_count(n);
+  if (n > select_plan<T>::max_items)
+    throw invalid_argument("n", "is " + std::to_string(n) + ", more than the " +
+                                    std::to_string(select_plan<T>::max_items) + " items one call supports");
+  check_pointer(in, n, "in");
+  if (out_rejected == nullptr) {
+    check_pointer(out, n, "out");
+    check_no_partial_overlap(in, out, n, "in", "out");
+  } else {
+    check_pointer(out, n, "out_selected");
+    check_pointer(out_rejected, n, "out_rejected");
+    check_disjoint(in, out, n, "in", "out_selected");
+    check_disjoint(in, out_rejected, n, "in", "out_rejected");
+    check_disjoint(out, out_rejected, n, "out_selected", "out_rejected");
+  }
+}
+
+inline void check_count_out(index_t* count_out) {
+  if (count_out == nullptr) throw invalid_argument("count_out", "is null; the count is always written");
+  check_pointer(count_out, 1, "count_out");
+}
+
+// Host-side checks of everything but the job's own extra input (see check_job).
+template <class T>
+void check_select_args(const T* in, index_t n, T* out, T* out_rejected, index_t* count_out) {
+  check_select_ranges(in, n, out, out_rejected);
+  check_count_out(count_out);
+}
+
+// partition's rejected side is an output like any other: null only when n == 0. (The
+// dispatch reads out_rejected == nullptr as "a select", so partition checks it first.)
+template <class T>
+void check_partition_rejected(const T* out_rejected, index_t n) {
+  check_count(n);
+  check_pointer(out_rejected, n, "out_rejected");
+}
+
+// The job's extra input (select_flagged's flags), on the host and then on the device.
+template <class Job>
+void check_job(const Job&, index_t) {}
+template <class T, class Flag>
+void check_job(const select_flagged_job<T, Flag>& job, index_t n) {
+  check_pointer(job.flags, n, "flags");
+}
+template <class Job>
+void check_job_memory(const Job&, index_t) {}
+template <class T, class Flag>
+void check_job_memory(const select_flagged_job<T, Flag>& job, index_t n) {
+  check_device_accessible(job.flags, n, "flags");
+}
+
+template <class T>
+void check_select_ranges_memory(const T* in, index_t n, T* out, T* out_rejected) {
+  check_device_accessible(in, n, "in");
+  check_device_accessible(out, n, out_rejected == nullptr ? "out" : "out_selected");
+  if (out_rejected != nullptr) check_device_accessible(out_rejected, n, "out_rejected");
+}
+
+template <class T>
+void check_select_memory(const T* in, index_t n, T* out, T* out_rejected, index_t* count_out) {
+  check_device_accessible(count_out, 1, "count_out");
+  check_select_ranges_memory(in, n, out, out_rejected);
+}
+
+// The launch alone, for callers that have checked the arguments.
+template <class Job, class Tuning = tuning::default_select_tuning<typename Job::value_type>, class Delay = no_delay>
+void select_launch(const Job& job, index_t n, typename Job::value_type* out, typename Job::value_type* out_rejected,
+                   index_t* count_out, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
+  using T = typename Job::value_type;
+  using plan = select_plan<T, Tuning>;
+  if (n == 0) {
+    ONEPASS_CUDA_TRY(cudaMemsetAsync(count_out, 0, sizeof(index_t), stream));
+    return;
+  }
+  constexpr int threads = plan::tuning.block_threads;
+  constexpr int items = plan::tuning.items_per_thread;
+  constexpr int V = vector_width<T>;
+  static_assert(items % V == 0, "tuning: items_per_thread must be a multiple of the vector width");
+  auto* base = static_cast<unsigned char*>(ws.data);
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
+  lookback::tile_counter counter(base);
+  lookback::tile_state<index_t> state(base + plan::counter_bytes);
+  const bool aligned = is_vector_aligned(job.in);
+  const index_t tiles = plan::num_tiles(n);
+  const dim3 grid(static_cast<unsigned>(tiles));
+  if (aligned) {
+    launch(select_kernel<Job, threads, items, V, Delay>, grid, threads, 0, stream, job, n, out, out_rejected,
+           count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay);
+  } else {
+    launch(select_kernel<Job, threads, items, 1, Delay>, grid, threads, 0, stream, job, n, out, out_rejected,
+           count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay);
+  }
+}
+
+// Checks everything, then launches; ws == nullptr: the simple style (stream-ordered
+// scratch allocated around the launch, after every check).
+template <class Job>
+void select_dispatch(const Job& job, index_t n, typename Job::value_type* out, typename Job::value_type* out_rejected,
+                     index_t* count_out, const workspace* ws, cudaStream_t stream) {
+  using T = typename Job::value_type;
+  check_select_args(job.in, n, out, out_rejected, count_out);
+  check_job(job, n);
+  const std::size_t bytes = select_plan<T>::workspace_bytes(n);
+  if (ws != nullptr) check_workspace(*ws, bytes);
+  check_select_memory(job.in, n, out, out_rejected, count_out);
+  check_job_memory(job, n);
+  if (ws != nullptr || bytes == 0) {
+    select_launch(job, n, out, out_rejected, count_out, ws != nullptr ? *ws : workspace{}, stream);
+    return;
+  }
+  workspace scratch{nullptr, bytes};
+  ONEPASS_CUDA_TRY(cudaMallocAsync(&scratch.data, bytes, stream));
+  try {
+    select_launch(job, n, out, out_rejected, count_out, scratch, stream);
+  } catch (...) {
+    (void)cudaFreeAsync(scratch.data, stream);
+    throw;
+  }
+  ONEPASS_CUDA_TRY(cudaFreeAsync(scratch.data, stream));
+}
+
+// The conveniences: every check first, then one stream-ordered block holding the count
+// and the workspace, the launch, the count copied back; synchronises the stream.
+template <class Job>
+index_t select_to_host(const Job& job, index_t n, typename Job::value_type* out,
+                       typename Job::value_type* out_rejected, cudaStream_t stream) {
+  using T = typename Job::value_type;
+  check_select_ranges(job.in, n, out, out_rejected);
+  check_job(job, n);
+  check_select_ranges_memory(job.in, n, out, out_rejected);
+  check_job_memory(job, n);
+  constexpr std::size_t count_bytes = 16;  // keeps the workspace 16-byte aligned
+  const std::size_t bytes = count_bytes + select_plan<T>::workspace_bytes(n);
+  void* scratch = nullptr;
+  ONEPASS_CUDA_TRY(cudaMallocAsync(&scratch, bytes, stream));
+  auto* count = static_cast<index_t*>(scratch);
+  index_t host = 0;
+  try {
+    const workspace ws{static_cast<unsigned char*>(scratch) + count_bytes, bytes - count_bytes};
+    select_launch(job, n, out, out_rejected, count, ws, stream);
+    ONEPASS_CUDA_TRY(cudaMemcpyAsync(&host, count, sizeof(index_t), cudaMemcpyDeviceToHost, stream));
+  } catch (...) {
+    (void)cudaFreeAsync(scratch, stream);
+    throw;
+  }
+  ONEPASS_CUDA_TRY(cudaFreeAsync(scratch, stream));
+  ONEPASS_CUDA_TRY(cudaStreamSynchronize(stream));
+  return host;
+}
+
+}  // namespace onepass::detail
