@@ -133,7 +133,7 @@ def _check_fields(path, obj, allowed, required, problems):
             problems.append(f"{prefix}{key}: unexpected field")
 
 
-def _check_params(path, params, verified, problems):
+def _check_params(path, params, verified, problems, n=None):
     if not isinstance(params, dict):
         problems.append(f"{path}: expected object, got {json_type(params)}")
         return
@@ -160,6 +160,26 @@ def _check_params(path, params, verified, problems):
                 problems.append(f"{where}: expected number, got {json_type(value)}")
             elif value <= 0:
                 problems.append(f"{where}: must be > 0, got {value}")
+        elif key == "keep":
+            # select and partition: the percentage of the items kept.
+            if not is_number(value):
+                problems.append(f"{where}: expected number, got {json_type(value)}")
+            elif not 0 <= value <= 100:
+                problems.append(f"{where}: must be from 0 to 100 (percent), got {value}")
+        elif key == "runs":
+            # unique: items per run of equal values.
+            if not is_int(value):
+                problems.append(f"{where}: expected integer, got {json_type(value)}")
+            elif value < 1:
+                problems.append(f"{where}: must be >= 1, got {value}")
+        elif key == "selected":
+            # select, unique, partition: the count of items kept, out of n.
+            if not is_int(value):
+                problems.append(f"{where}: expected integer, got {json_type(value)}")
+            elif value < 0:
+                problems.append(f"{where}: must be >= 0, got {value}")
+            elif is_int(n) and value > n:
+                problems.append(f"{where}: must be <= n ({n}), got {value}")
         elif key == "batch":
             if not is_int(value):
                 problems.append(f"{where}: expected integer, got {json_type(value)}")
@@ -211,7 +231,7 @@ def _check_record(path, rec, copy_gbps, read_gbps, problems):
         verified = None  # unknown: skip the rules that depend on it
 
     if "params" in rec:
-        _check_params(f"{path}.params", rec["params"], verified, problems)
+        _check_params(f"{path}.params", rec["params"], verified, problems, rec.get("n"))
 
     # Type of every timing field first; the consistency checks below only
     # look at fields that passed.

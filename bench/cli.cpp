@@ -48,6 +48,20 @@ int parse_positive_int(std::string_view flag, std::string_view text, int minimum
   return static_cast<int>(v);
 }
 
+// A whole percentage from 0 to 100, "50" or "50%".
+int parse_percent(std::string_view text, std::string_view flag) {
+  std::string_view digits = text;
+  if (!digits.empty() && digits.back() == '%') digits.remove_suffix(1);
+  int value = 0;
+  bool ok = !digits.empty() && digits.size() <= 3;
+  for (char c : digits) {
+    ok = ok && std::isdigit(static_cast<unsigned char>(c));
+    if (ok) value = value * 10 + (c - '0');
+  }
+  if (!ok || value > 100) bad(flag, text, "is not a percentage (a whole number from 0 to 100)");
+  return value;
+}
+
 }  // namespace
 
 long long parse_count(std::string_view text, std::string_view flag) {
@@ -168,6 +182,14 @@ options parse_args(int argc, const char* const* argv) {
         o.bins.push_back(b);
       }
       sizes_or_params = true;
+    } else if (arg == "--keep") {
+      o.keeps.clear();
+      for (const auto& item : split_list(arg, take())) o.keeps.push_back(parse_percent(item, "--keep"));
+      sizes_or_params = true;
+    } else if (arg == "--runs") {
+      o.runs.clear();
+      for (const auto& item : split_list(arg, take())) o.runs.push_back(parse_count(item, "--runs"));
+      sizes_or_params = true;
     } else if (arg == "--n") {
       o.sizes.clear();
       for (const auto& item : split_list(arg, take())) o.sizes.push_back(parse_count(item, "--n"));
@@ -189,8 +211,8 @@ options parse_args(int argc, const char* const* argv) {
   }
   if (!o.preset.empty() && sizes_or_params)
     throw usage_error("--preset " + o.preset +
-                      " fixes the sizes and parameters of its tables: --n, --op, --kind, --dist and "
-                      "--bins cannot be combined with it (--primitive, --variant, --dtype filter it)");
+                      " fixes the sizes and parameters of its tables: --n, --op, --kind, --dist, --bins, "
+                      "--keep and --runs cannot be combined with it (--primitive, --variant, --dtype filter it)");
   return o;
 }
 
@@ -215,6 +237,10 @@ checked against a CPU reference before it is timed.
   --dist uniform|skewed|one_bin|sorted[,...]
                          histogram sample distribution (default uniform)
   --bins N[,N]           histogram bin counts, as --n: 256, 4096, 2^16 (default 256)
+  --keep P[,P]           select and partition: percent of the items kept, 0 to 100
+                         (default 50)
+  --runs N[,N]           unique: items per run of equal values, as --n: 1, 4, 1000
+                         (default 4)
   --iters K              timed runs per case, median reported (default 20)
   --warmup K             untimed runs before them (default 3)
   --seed S               seed of the random inputs (default 20261121)

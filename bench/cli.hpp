@@ -33,6 +33,8 @@ struct options {
   std::vector<std::string> kinds;        // empty: inclusive
   std::vector<std::string> dists;        // empty: the primitive's default (histogram: uniform)
   std::vector<long long> bins;           // empty: the primitive's default (histogram: 256)
+  std::vector<int> keeps;                // empty: the primitive's default (select, partition: 50 percent)
+  std::vector<long long> runs;           // empty: the primitive's default (unique: runs of 4)
   int iters = 20;                        // timed runs per case
   int warmup = 3;                        // untimed runs first
   std::uint64_t seed = 20261121;         // random inputs are a function of the seed

@@ -16,6 +16,7 @@
 #include "reduce_bench.cuh"
 #include "rms_norm_bench.cuh"
 #include "scan_bench.cuh"
+#include "select_bench.cuh"
 
 using namespace onepass::bench;
 
@@ -54,6 +55,7 @@ std::vector<record> run_table(const bench_case& c, bench_context& ctx) {
   if (c.primitive == "atomics") return run_atomics_table(c, ctx);
   if (c.primitive == "rmsnorm") return run_rms_norm_table(c, ctx);
   if (c.primitive == "histogram") return run_histogram_table(c, ctx);
+  if (c.primitive == "select" || c.primitive == "unique" || c.primitive == "partition") return run_select_table(c, ctx);
   throw std::runtime_error("no runner for primitive '" + c.primitive + "'");
 }
 
@@ -67,7 +69,8 @@ int usage_failure(const std::string& message) {
 int main(int argc, char** argv) {
   options o;
   const catalogue known = {baseline_primitive(), scan_primitive(), reduce_primitive(), atomics_primitive(),
-                           rms_norm_primitive(), histogram_primitive()};
+                           rms_norm_primitive(), histogram_primitive(), select_primitive(),
+                           unique_primitive(), partition_primitive()};
   std::vector<bench_case> plan;
   try {
     o = parse_args(argc, argv);

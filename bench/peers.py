@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Measure the Python peers (torch.cumsum, cupy.cumsum, torch's RMSNorm,
-torch.bincount and torch.histc) and write "onepass-bench/1" JSON.
+torch.bincount, torch.histc, torch.masked_select and torch.unique_consecutive) and
+write "onepass-bench/1" JSON.
 
 Usage:
     python3 bench/peers.py                       # the seed tables (--preset seeds)
@@ -11,9 +12,11 @@ Usage:
 Options:
     --preset seeds   the tables the C++ onepass-bench also writes, with the same titles
                      (default when --n is not given): the scans, and with torch the
-                     RMSNorm tables (torch.nn.functional.rms_norm, float and bfloat16)
-                     and the histogram tables (torch.bincount on uint8 and int32,
-                     torch.histc on float)
+                     RMSNorm tables (torch.nn.functional.rms_norm, float and bfloat16),
+                     the histogram tables (torch.bincount on uint8 and int32,
+                     torch.histc on float) and the stream-compaction tables
+                     (torch.masked_select for select and, twice, for partition;
+                     torch.unique_consecutive for unique)
     --n N ...        custom sizes: "2^28", "2^28+1", "268435456", "64M" (K/M/G = 2^10/20/30)
     --dtype LIST     custom element types: int32, int64, float, double (default int32)
     --peers LIST     torch,cupy (default both); one that does not import is skipped
@@ -97,6 +100,28 @@ INT32_BINCOUNT_NOTE = ("int32 samples in [0, 256), so that bincount's bins (one 
                        "even bins; onepass-bench's int32 levels span the whole int32 range")
 HISTC_NOTE = "bins=256, min=0, max=1; counts are float32 (exact up to 2^24 per bin)"
 HISTOGRAM_CHUNK = 1 << 24  # samples generated, and referenced, per step: bounds the temporaries
+
+# The stream-compaction tables, torch only (titles as onepass-bench's select_title,
+# unique_title and partition_title). Items are ranks drawn uniformly from [0, 2^24),
+# exact in every type: int32 rank - 2^23, float rank / 2^24. select and partition keep
+# the items below the threshold of rank keep% of 2^24, so each item is kept with
+# probability keep% (0 keeps none, 100 all), as in onepass-bench, whose items are kept
+# with that probability too. unique's items come in runs of `runs` equal items; bit 23
+# of a run's rank is the run's parity, so each run differs from the one before.
+COMPACTION_PRIMITIVES = ("select", "unique", "partition")
+COMPACTION_DTYPES = {"int32": "int32", "int64": "int64", "float": "float32", "double": "float64"}
+COMPACTION_ITEMSIZE = {"int32": 4, "int64": 8, "float": 4, "double": 8}
+COMPACTION_RANK_BITS = 24
+COUNT_BYTES = 8  # onepass-bench counts the 64-bit count select and unique write
+COMPACTION_VARIANT = {"select": "torch.masked_select", "unique": "torch.unique_consecutive",
+                      "partition": "torch.masked_select x2"}
+SELECT_NOTE = ("torch.masked_select(x, x < t), the comparison inside the timed call; masked_select sizes its "
+               "output from the mask's count, a host synchronisation inside the call")
+UNIQUE_NOTE = ("torch.unique_consecutive(x); it sizes its output from the count, a host synchronisation inside "
+               "the call")
+PARTITION_NOTE = ("torch has no partition; its nearest equivalent is timed: m = x < t, then x[m] and x[~m] as two "
+                  "masked_selects (the same items in the same order as a stable partition, in two separate "
+                  "tensors), so x is read twice and the host synchronises twice")
 
 # Assumed L2 size when the framework cannot report it: at least that of any
 # current data-centre GPU (B200: 126 MB), so the 2x flush still evicts.
@@ -218,6 +243,67 @@ def histogram_bytes(variant, dtype, n, bins):
     """Minimum traffic, as onepass-bench counts it: every sample read once, every
     count written once (in the op's own count type)."""
     return n * HISTOGRAM_ITEMSIZE[dtype] + bins * HISTOGRAM_COUNT_BYTES[variant]
+
+
+def select_title(dtype, n, keep):
+    """As onepass-bench's select_title: "select: int32, 2^28 items, 50% kept"."""
+    return f"select: {dtype}, {size_label(n)} items, {keep}% kept"
+
+
+def unique_title(dtype, n, runs):
+    """As onepass-bench's unique_title: "unique: int32, 2^28 items, runs of 4"."""
+    return f"unique: {dtype}, {size_label(n)} items, runs of {runs}"
+
+
+def partition_title(dtype, n, keep):
+    """As onepass-bench's partition_title: "partition: int32, 2^28 items, 50% kept"."""
+    return f"partition: {dtype}, {size_label(n)} items, {keep}% kept"
+
+
+def build_compaction_cases(sizes):
+    """The stream-compaction cases as (title, primitive, variant, dtype, n, keep, runs,
+    note), keep None for unique and runs None for the others: onepass-bench's seed
+    tables, none with --n."""
+    if sizes:
+        return []
+    n = 1 << 28
+    cases = [(select_title("int32", n, k), "select", COMPACTION_VARIANT["select"], "int32", n, k, None, SELECT_NOTE)
+             for k in (1, 50, 99)]
+    cases += [(unique_title("int32", n, r), "unique", COMPACTION_VARIANT["unique"], "int32", n, None, r, UNIQUE_NOTE)
+              for r in (1, 4, 1000)]
+    cases.append((partition_title("int32", n, 50), "partition", COMPACTION_VARIANT["partition"], "int32", n, 50,
+                  None, PARTITION_NOTE))
+    return cases
+
+
+def compaction_threshold_rank(keep):
+    """The rank below which keep percent of the ranks lie, rounded to the nearest."""
+    if not 0 <= keep <= 100:
+        raise ValueError(f"keep {keep} is not a percentage from 0 to 100")
+    return ((keep << COMPACTION_RANK_BITS) + 50) // 100
+
+
+def compaction_value(rank, dtype):
+    """The item of a rank in [0, 2^24]: rank - 2^23 for integers, rank / 2^24 for floats
+    (exact in every type, and increasing with the rank)."""
+    if dtype in ("float", "double"):
+        return rank / float(1 << COMPACTION_RANK_BITS)
+    return rank - (1 << (COMPACTION_RANK_BITS - 1))
+
+
+def unique_run_count(n, runs):
+    """How many runs (and so items unique keeps) n items in runs of `runs` make."""
+    return -(-n // runs)
+
+
+def compaction_bytes(primitive, dtype, n, selected):
+    """Minimum traffic, as onepass-bench counts it: select and unique read every item and
+    write the `selected` items they keep and the 8-byte count; partition reads every item
+    and writes every item, to one side or the other."""
+    size = COMPACTION_ITEMSIZE[dtype]
+    if primitive == "partition":
+        return 2 * n * size
+    return (n + selected) * size + COUNT_BYTES
 
 
 def rms_norm_tolerance(dtype, width):
@@ -539,6 +625,44 @@ class TorchBackend:
                     f"torch.bincount rejects {x.dtype} ({e}); timed as bincount(x.int())")
         return (lambda: t.bincount(x, minlength=bins)), None
 
+    def compaction_input(self, primitive, n, dtype, keep, runs, seed):
+        """The items (see COMPACTION_RANK_BITS above) and, for select and partition, the
+        threshold t: keep% of the items are below it on average."""
+        t = self.torch
+        g = t.Generator(device=self.device)
+        g.manual_seed(seed)
+        bits = COMPACTION_RANK_BITS
+        if primitive == "unique":
+            count = unique_run_count(n, runs)
+            ranks = t.randint(0, 1 << (bits - 1), (count,), generator=g, device=self.device, dtype=t.int32)
+            # + sets bit 23, which the ranks drawn below 2^23 leave clear.
+            ranks.add_(t.arange(count, device=self.device, dtype=t.int32).remainder_(2).mul_(1 << (bits - 1)))
+            ranks = ranks.repeat_interleave(runs)[:n]
+            threshold = None
+        else:
+            ranks = t.randint(0, 1 << bits, (n,), generator=g, device=self.device, dtype=t.int32)
+            threshold = compaction_value(compaction_threshold_rank(keep), dtype)
+        if dtype in ("float", "double"):
+            x = ranks.to(getattr(t, COMPACTION_DTYPES[dtype])).div_(1 << bits)  # exact: a power of two
+        else:
+            x = ranks.to(getattr(t, COMPACTION_DTYPES[dtype])).sub_(1 << (bits - 1))
+        return x.contiguous(), threshold
+
+    def compaction_op(self, primitive, x, threshold):
+        """The call to time: its result is the kept items (a tensor), or for partition
+        the two sides (a pair of tensors)."""
+        t = self.torch
+        if primitive == "select":
+            return lambda: t.masked_select(x, x < threshold)
+        if primitive == "unique":
+            return lambda: t.unique_consecutive(x)
+
+        def partition():
+            m = x < threshold
+            return t.masked_select(x, m), t.masked_select(x, m.logical_not())
+
+        return partition
+
     def read_max(self, x):
         # An int32 max reads every item and needs no widening; torch.sum(dtype=int64)
         # converts first and reached only ~18% of the copy bandwidth on an H200.
@@ -818,6 +942,35 @@ def first_count_difference(expected, got):
     return f"bin {i}: count {got[i]}, expected {expected[i]} ({wrong.size} of {expected.shape[0]} bins wrong)"
 
 
+def reference_compaction(primitive, host, threshold):
+    """The expected result on the CPU: the items below the threshold in order (select),
+    the first item of each run of equal consecutive items (unique), or both sides of a
+    stable partition as (selected, rejected)."""
+    import numpy as np
+
+    if primitive == "unique":
+        first = np.empty(host.shape, dtype=bool)
+        first[:1] = True
+        np.not_equal(host[1:], host[:-1], out=first[1:])
+        return host[first]
+    kept = host < host.dtype.type(threshold)
+    if primitive == "partition":
+        return host[kept], host[~kept]
+    return host[kept]
+
+
+def first_compaction_difference(primitive, expected, got):
+    """None when the result equals the reference bit for bit (count and items), else the
+    FAILED message; for partition, which side differs first."""
+    if primitive != "partition":
+        return first_difference(expected, got)
+    for side, want, have in (("selected", expected[0], got[0]), ("rejected", expected[1], got[1])):
+        diff = first_difference(want, have)
+        if diff is not None:
+            return f"{side} items: {diff}"
+    return None
+
+
 def poison_value(dtype):
     # A value the reference cannot produce everywhere, so a kernel that
     # writes nothing cannot pass by finding an earlier result in reused memory.
@@ -1009,14 +1162,55 @@ def run_histogram_case(case, backend, seed, warmup, iters, ceilings):
     return [rec], 0
 
 
+def run_compaction_case(case, backend, seed, warmup, iters, ceilings):
+    """One select, unique or partition table (torch only): records and the number of
+    failures. torch returns fresh tensors each call, so there is nothing to poison."""
+    title, primitive, variant, dtype, n, keep, runs, note = case
+    params = {"table": title}
+    if primitive == "unique":
+        params["runs"] = runs
+    else:
+        params["keep"] = keep
+    x = op = None
+    try:
+        x, threshold = backend.compaction_input(primitive, n, dtype, keep, runs, seed)
+        expected = reference_compaction(primitive, backend.to_host(x), threshold)
+        selected = int((expected[0] if primitive == "partition" else expected).shape[0])
+        op = backend.compaction_op(primitive, x, threshold)
+        got = op()
+        got = tuple(backend.to_host(g) for g in got) if primitive == "partition" else backend.to_host(got)
+        diff = first_compaction_difference(primitive, expected, got)
+        expected = got = None
+        times = None
+        if diff is None:
+            times = time_op(backend, op, warmup, iters)
+    except Exception as e:  # noqa: BLE001 - report any framework error and go on
+        log(f"{title}: {variant}: error: {type(e).__name__}: {e}")
+        return [], 1
+    finally:
+        x = op = None  # 2^28 items: the memory goes back before the next table
+        backend.release()
+    params["selected"] = selected
+    params["note"] = note
+    if diff is not None:
+        params["error"] = diff
+    rec = make_record(primitive, variant, dtype, n, params, compaction_bytes(primitive, dtype, n, selected), times,
+                      *ceilings)
+    if diff is not None:
+        log(f"{title}: {variant}: FAILED: {diff}")
+        return [rec], 1
+    log(f"{title}: {variant}: {fmt_time(rec)} ms, {rec['gbps']:.0f} GB/s, {rec['pct_of_copy']:.1f}% of copy")
+    return [rec], 0
+
+
 # ---------------------------------------------------------------------------
 # Command line
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(
-        description="Time torch.cumsum, cupy.cumsum, torch's RMSNorm, torch.bincount and torch.histc on GPU 0 "
-                    "and write onepass-bench/1 JSON.",
+        description="Time torch.cumsum, cupy.cumsum, torch's RMSNorm, torch.bincount, torch.histc, "
+                    "torch.masked_select and torch.unique_consecutive on GPU 0 and write onepass-bench/1 JSON.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Sizes: 2^28, 2^28+1, 268435456, 64M (K, M, G = 2^10, 2^20, 2^30).",
     )
@@ -1132,6 +1326,15 @@ def main(argv=None):
         for case in histogram_cases:
             recs, f = run_histogram_case(case, peers["torch"], args.seed, args.warmup, args.iters,
                                          (copy_gbps, read_gbps))
+            records += recs
+            failures += f
+    compaction_cases = build_compaction_cases(args.sizes)
+    if compaction_cases and "torch" not in peers:
+        log("skipping torch.masked_select and torch.unique_consecutive: torch is not among the peers run")
+    else:
+        for case in compaction_cases:
+            recs, f = run_compaction_case(case, peers["torch"], args.seed, args.warmup, args.iters,
+                                          (copy_gbps, read_gbps))
             records += recs
             failures += f
 

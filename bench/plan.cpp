@@ -46,6 +46,8 @@ struct preset_table {
   long long batch;
   const char* dist = "";  // histograms only
   long long bins = 0;     // histograms only
+  int keep = -1;          // select and partition only
+  long long runs = 0;     // unique only
 };
 
 // The seed material's tables. Each later primitive adds its own here.
@@ -79,15 +81,29 @@ constexpr preset_table seeds[] = {
     // Beside the peers' torch.bincount (int32) and torch.histc (float) tables.
     {nullptr, "histogram", "int32", 1ll << 30, "", "", 0, "uniform", 256},
     {nullptr, "histogram", "float", 1ll << 30, "", "", 0, "uniform", 256},
+    // Stream compaction: select across the kept fraction (almost nothing, half, almost
+    // everything), unique from all-distinct to long runs, partition at half.
+    {nullptr, "select", "int32", 1ll << 28, "", "", 0, "", 0, 1},
+    {nullptr, "select", "int32", 1ll << 28, "", "", 0, "", 0, 50},
+    {nullptr, "select", "int32", 1ll << 28, "", "", 0, "", 0, 99},
+    {nullptr, "unique", "int32", 1ll << 28, "", "", 0, "", 0, -1, 1},
+    {nullptr, "unique", "int32", 1ll << 28, "", "", 0, "", 0, -1, 4},
+    {nullptr, "unique", "int32", 1ll << 28, "", "", 0, "", 0, -1, 1000},
+    {nullptr, "partition", "int32", 1ll << 28, "", "", 0, "", 0, 50},
 };
 
-std::string case_title(const std::string& primitive, const std::string& dtype, long long n, const std::string& op,
-                       const std::string& kind, long long batch, const std::string& dist, long long bins) {
-  if (primitive == "reduce") return reduce_title(dtype, n, op);
-  if (primitive == "histogram") return histogram_title(dtype, n, bins, dist);
-  if (primitive == "atomics") return atomics_title(dtype, n);
-  if (primitive == "rmsnorm") return rms_norm_title(dtype, batch, n);
-  return scan_title(dtype, n, op, kind);
+// The title of a table without a name of its own: the one its primitive's *_title gives.
+std::string case_title(const bench_case& c) {
+  const std::string& dtype = c.dtype;
+  const long long n = c.n;
+  if (c.primitive == "reduce") return reduce_title(dtype, n, c.op);
+  if (c.primitive == "histogram") return histogram_title(dtype, n, c.bins, c.dist);
+  if (c.primitive == "select") return select_title(dtype, n, c.keep);
+  if (c.primitive == "unique") return unique_title(dtype, n, c.runs);
+  if (c.primitive == "partition") return partition_title(dtype, n, c.keep);
+  if (c.primitive == "atomics") return atomics_title(dtype, n);
+  if (c.primitive == "rmsnorm") return rms_norm_title(dtype, c.batch, n);
+  return scan_title(dtype, n, c.op, c.kind);
 }
 
 }  // namespace
@@ -114,6 +130,18 @@ std::string histogram_title(const std::string& dtype, long long n, long long bin
   return "histogram: " + dtype + ", " + format_count(n) + " samples, " + std::to_string(bins) + " bins, " + dist;
 }
 
+std::string select_title(const std::string& dtype, long long n, int keep) {
+  return "select: " + dtype + ", " + format_count(n) + " items, " + std::to_string(keep) + "% kept";
+}
+
+std::string unique_title(const std::string& dtype, long long n, long long runs) {
+  return "unique: " + dtype + ", " + format_count(n) + " items, runs of " + std::to_string(runs);
+}
+
+std::string partition_title(const std::string& dtype, long long n, int keep) {
+  return "partition: " + dtype + ", " + format_count(n) + " items, " + std::to_string(keep) + "% kept";
+}
+
 std::string atomics_title(const std::string& dtype, long long ops) {
   return "atomics: " + format_count(ops) + " atomicAdd on " + dtype + " counters";
 }
@@ -126,7 +154,7 @@ long long rms_norm_default_rows(long long width) { return std::max(1ll, (1ll << 
 
 std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
   std::vector<std::string> primitive_names, variant_ids, dtypes, ops, kinds, dists;
-  std::vector<std::string> with_dists, with_bins;  // the primitives that have these axes
+  std::vector<std::string> with_dists, with_bins, with_keep, with_runs;  // the primitives that have these axes
   auto add_new = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
     for (const auto& x : from)
       if (!contains(to, x)) to.push_back(x);
@@ -141,6 +169,8 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
     add_new(dists, p.dists);
     if (!p.dists.empty()) with_dists.push_back(p.name);
     if (p.default_bins > 0) with_bins.push_back(p.name);
+    if (p.default_keep >= 0) with_keep.push_back(p.name);
+    if (p.default_runs > 0) with_runs.push_back(p.name);
   }
   check_names("--primitive", o.primitives, primitive_names);
   check_names("--variant", o.variants, variant_ids);
@@ -150,6 +180,8 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
   if (!o.dists.empty() && with_dists.empty()) throw usage_error("--dist: no primitive has a sample distribution");
   check_names("--dist", o.dists, dists);
   if (!o.bins.empty() && with_bins.empty()) throw usage_error("--bins: no primitive has bins");
+  if (!o.keeps.empty() && with_keep.empty()) throw usage_error("--keep: no primitive keeps a fraction of its items");
+  if (!o.runs.empty() && with_runs.empty()) throw usage_error("--runs: no primitive has runs");
 
   auto find_primitive = [&](const std::string& name) -> const primitive_desc& {
     for (const auto& p : c)
@@ -172,9 +204,8 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
     for (const auto& t : seeds) {
       if (!o.primitives.empty() && !contains(o.primitives, t.primitive)) continue;
       if (!o.dtypes.empty() && !contains(o.dtypes, t.dtype)) continue;
-      const std::string title =
-          t.title ? t.title : case_title(t.primitive, t.dtype, t.n, t.op, t.kind, t.batch, t.dist, t.bins);
-      bench_case bc{title, t.primitive, t.dtype, t.n, t.op, t.kind, t.batch, t.dist, t.bins, {}};
+      bench_case bc{"", t.primitive, t.dtype, t.n, t.op, t.kind, t.batch, t.dist, t.bins, t.keep, t.runs, {}};
+      bc.table = t.title ? t.title : case_title(bc);
       // Only scan's batched tables are one-block comparisons; rmsnorm's rows are its batch.
       bc.variants = variants_of(find_primitive(t.primitive), t.n, t.batch > 0 && std::string(t.primitive) == "scan");
       if (!bc.variants.empty()) plan.push_back(std::move(bc));
@@ -204,13 +235,18 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
       }
       return values;
     };
-    // A named primitive without a distribution (or bins) beside --dist (--bins) is a
+    // A named primitive without the axis a flag sets (--dist, --bins, --keep, --runs) is a
     // mistake in the command line: say so rather than run it as if the flag were absent.
     if (named && !o.dists.empty() && p.dists.empty())
       throw usage_error("--dist: " + p.name + " has no sample distribution (--dist is for: " + joined(with_dists) +
                         ")");
     if (named && !o.bins.empty() && p.default_bins == 0)
       throw usage_error("--bins: " + p.name + " has no bins (--bins is for: " + joined(with_bins) + ")");
+    if (named && !o.keeps.empty() && p.default_keep < 0)
+      throw usage_error("--keep: " + p.name + " keeps no fraction of its items (--keep is for: " + joined(with_keep) +
+                        ")");
+    if (named && !o.runs.empty() && p.default_runs == 0)
+      throw usage_error("--runs: " + p.name + " has no runs (--runs is for: " + joined(with_runs) + ")");
     const std::vector<std::string> p_ops = axis("--op", o.ops, p.ops);
     const std::vector<std::string> p_kinds = axis("--kind", o.kinds, p.kinds);
     const std::vector<std::string> p_dtypes = axis("--dtype", o.dtypes, p.dtypes);
@@ -219,18 +255,26 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
     const std::vector<long long> p_bins = p.default_bins == 0 ? std::vector<long long>{0}
                                           : o.bins.empty()    ? std::vector<long long>{p.default_bins}
                                                               : o.bins;
+    const std::vector<int> p_keeps = p.default_keep < 0 ? std::vector<int>{-1}
+                                     : o.keeps.empty()  ? std::vector<int>{p.default_keep}
+                                                        : o.keeps;
+    const std::vector<long long> p_runs = p.default_runs == 0 ? std::vector<long long>{0}
+                                          : o.runs.empty()    ? std::vector<long long>{p.default_runs}
+                                                              : o.runs;
     for (const auto& dtype : p_dtypes) {
       for (long long n : sizes)
         for (long long bins : p_bins)
           for (const auto& dist : p_dists)
-            for (const auto& op : p_ops)
-              for (const auto& kind : p_kinds) {
-                const long long batch = p.name == "rmsnorm" ? rms_norm_default_rows(n) : 0;
-                bench_case bc{case_title(p.name, dtype, n, op, kind, batch, dist, bins),
-                              p.name, dtype, n, op, kind, batch, dist, bins, {}};
-                bc.variants = variants_of(p, n, false);
-                if (!bc.variants.empty()) plan.push_back(std::move(bc));
-              }
+            for (int keep : p_keeps)
+              for (long long runs : p_runs)
+                for (const auto& op : p_ops)
+                  for (const auto& kind : p_kinds) {
+                    const long long batch = p.name == "rmsnorm" ? rms_norm_default_rows(n) : 0;
+                    bench_case bc{"", p.name, dtype, n, op, kind, batch, dist, bins, keep, runs, {}};
+                    bc.table = case_title(bc);
+                    bc.variants = variants_of(p, n, false);
+                    if (!bc.variants.empty()) plan.push_back(std::move(bc));
+                  }
     }
   }
   return plan;
@@ -243,6 +287,8 @@ std::string format_list(const catalogue& c) {
     if (!p.dtypes.empty()) os << "  dtypes: " << joined(p.dtypes) << "\n";
     if (!p.dists.empty()) os << "  dists: " << joined(p.dists) << " (--dist; default " << p.dists.front() << ")\n";
     if (p.default_bins > 0) os << "  bins: any from 1 (--bins; default " << p.default_bins << ")\n";
+    if (p.default_keep >= 0) os << "  keep: 0 to 100 percent (--keep; default " << p.default_keep << ")\n";
+    if (p.default_runs > 0) os << "  runs: any length from 1 (--runs; default " << p.default_runs << ")\n";
     std::size_t width = 0;
     for (const auto& v : p.variants) width = std::max(width, v.id.size());
     for (const auto& v : p.variants) {

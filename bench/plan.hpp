@@ -41,6 +41,8 @@ struct primitive_desc {
   long long default_n = 1ll << 28;   // --n when not given (rmsnorm: the row width)
   std::vector<std::string> dists{};  // what --dist may choose (the first is the default); none: no distribution
   long long default_bins = 0;        // --bins when not given; 0: the primitive has no bins
+  int default_keep = -1;             // --keep (percent) when not given; -1: no kept fraction
+  long long default_runs = 0;        // --runs when not given; 0: the primitive has no runs
 };
 
 using catalogue = std::vector<primitive_desc>;
@@ -63,12 +65,14 @@ struct bench_case {
   long long batch = 0;  // > 0: `batch` independent arrays of n items, one block each
   std::string dist;     // the histogram's sample distribution; "" for other primitives
   long long bins = 0;   // the histogram's bin count; 0 for other primitives
+  int keep = -1;        // select and partition: percent of the items kept; -1 for others
+  long long runs = 0;   // unique: items per run of equal values; 0 for other primitives
   std::vector<planned_variant> variants;
 };
 
 // The tables to run for `o`: the preset's (filtered by --primitive/--variant/--dtype), or
-// every selected primitive x dtype x size x bins x dist x op x kind. Unknown names are
-// usage errors.
+// every selected primitive x dtype x size x bins x dist x keep x runs x op x kind.
+// Unknown names are usage errors.
 std::vector<bench_case> make_plan(const options& o, const catalogue& c);
 
 // "scan: int32, 2^28 items, inclusive sum"
@@ -78,6 +82,12 @@ std::string scan_title(const std::string& dtype, long long n, const std::string&
 std::string reduce_title(const std::string& dtype, long long n, const std::string& op);
 // "histogram: uint8, 2^30 samples, 256 bins, uniform"
 std::string histogram_title(const std::string& dtype, long long n, long long bins, const std::string& dist);
+// "select: int32, 2^28 items, 50% kept"
+std::string select_title(const std::string& dtype, long long n, int keep);
+// "unique: int32, 2^28 items, runs of 4"
+std::string unique_title(const std::string& dtype, long long n, long long runs);
+// "partition: int32, 2^28 items, 50% kept"
+std::string partition_title(const std::string& dtype, long long n, int keep);
 // "atomics: 2^20 atomicAdd on uint32 counters"
 std::string atomics_title(const std::string& dtype, long long ops);
 // "rmsnorm: float, 4096 rows x 4096 items"

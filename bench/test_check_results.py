@@ -194,6 +194,32 @@ class ValidateTest(unittest.TestCase):
         doc["records"][3]["params"].update(batch=4096, us_per_block=1.5)
         self.assertProblem(doc, "records[3].params.us_per_block: must be null or absent")
 
+    def test_compaction_params(self):
+        # select / partition carry keep (percent) and selected; unique carries runs.
+        doc = document()
+        doc["records"][1]["params"].update(keep=50, selected=1 << 27)
+        doc["records"][2]["params"].update(runs=4, selected=1 << 26)
+        doc["records"][3]["params"].update(keep=0, selected=0)
+        self.assertEqual(check_results.validate(doc), [])
+        doc["records"][1]["params"]["keep"] = 100
+        doc["records"][2]["params"]["selected"] = 1 << 28  # everything kept: n
+        self.assertEqual(check_results.validate(doc), [])
+        bad = {"keep": (150, "must be from 0 to 100"), "runs": (0, "must be >= 1"),
+               "selected": (-1, "must be >= 0")}
+        for key, (value, fragment) in bad.items():
+            doc = document()
+            doc["records"][1]["params"][key] = value
+            self.assertProblem(doc, f"records[1].params.{key}: {fragment}")
+        doc = document()
+        doc["records"][1]["params"]["selected"] = (1 << 28) + 1
+        self.assertProblem(doc, "records[1].params.selected: must be <= n (268435456)")
+        doc = document()
+        doc["records"][1]["params"]["runs"] = 4.0
+        self.assertProblem(doc, "records[1].params.runs: expected integer, got number")
+        doc = document()
+        doc["records"][1]["params"]["keep"] = "50%"
+        self.assertProblem(doc, "records[1].params.keep: expected number, got string")
+
     def test_not_an_object(self):
         self.assertEqual(check_results.validate([]), ["document: expected object, got array"])
 

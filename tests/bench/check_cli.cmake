@@ -26,13 +26,16 @@ function(expect_run expected_code)
   message(STATUS "ok: onepass-bench ${E_ARGS} -> ${code}")
 endfunction()
 
-expect_run(0 ARGS --help OUT "usage: onepass-bench" "--preset seeds" "--dist" "--bins" "Exit status")
+expect_run(0 ARGS --help OUT "usage: onepass-bench" "--preset seeds" "--dist" "--bins" "--keep" "--runs" "Exit status")
 expect_run(0 ARGS --list OUT "baseline" "copy" "read" "scan" "sequential" "hillis_steele" "blelloch_bcf"
                             "three_pass_warp" "chained" "lookback_warp" "lookback_vec16" "onepass" "cub")
 expect_run(0 ARGS --list OUT "histogram - " "global_atomic" "block_private" "warp_private"
                             "dtypes: uint8, uint16, int32, uint32, float"
                             "dists: uniform, skewed, one_bin, sorted (--dist; default uniform)"
                             "bins: any from 1 (--bins; default 256)")
+expect_run(0 ARGS --list OUT "select - " "unique - " "partition - " "three_kernel"
+                            "keep: 0 to 100 percent (--keep; default 50)"
+                            "runs: any length from 1 (--runs; default 4)")
 expect_run(64 ARGS --bogus ERR "unknown argument '--bogus'" "usage: onepass-bench")
 expect_run(64 ARGS --n 2^x ERR "--n: '2^x' is not a count")
 expect_run(64 ARGS --iters 0 ERR "--iters")
@@ -43,8 +46,17 @@ expect_run(64 ARGS --dist zipf ERR "--dist: 'zipf' is not known (known: uniform,
 expect_run(64 ARGS --bins 0 ERR "--bins: '0' must be at least 1")
 expect_run(64 ARGS --primitive reduce --dist skewed ERR "--dist: reduce has no sample distribution")
 expect_run(64 ARGS --primitive histogram --dtype int64 ERR "--dtype: histogram does not take 'int64'")
+expect_run(64 ARGS --keep 150 ERR "--keep: '150' is not a percentage (a whole number from 0 to 100)")
+expect_run(64 ARGS --runs 0 ERR "--runs: '0' must be at least 1")
+expect_run(64 ARGS --primitive reduce --keep 50 ERR "--keep: reduce keeps no fraction of its items")
+expect_run(64 ARGS --primitive select --runs 4 ERR "--runs: select has no runs (--runs is for: unique)")
+expect_run(64 ARGS --preset seeds --keep 1 ERR "cannot be combined")
 expect_run(64 ARGS --json /nonexistent-dir/out.json ERR "cannot write '/nonexistent-dir/out.json'")
 expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --n 2^10 ERR "CUDA device" "nothing to measure")
 expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --preset seeds ERR "nothing to measure")
 expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --primitive histogram --dist one_bin,sorted --bins 4096 --n 2^10
+           ERR "nothing to measure")
+expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --primitive select,partition --keep 1,99 --n 2^10
+           ERR "nothing to measure")
+expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --primitive unique --runs 1,1000 --dtype double --n 2^10
            ERR "nothing to measure")

@@ -50,15 +50,31 @@ catalogue test_catalogue() {
   histogram.variants.push_back({"warp_private", "per warp"});
   histogram.variants.push_back({"onepass", "production"});
   histogram.variants.push_back({"cub", "CUB"});
-  return {baseline, scan, reduce, atomics, rmsnorm, histogram};
+  // The stream-compaction primitives: one registry, three operations.
+  const std::vector<std::string> compaction_dtypes = {"int32", "uint32", "int64", "uint64", "float", "double"};
+  const std::vector<variant_desc> compaction_variants = {
+      {"three_kernel", "flags, scan, scatter"}, {"onepass", "production"}, {"cub", "CUB"}};
+  primitive_desc select{"select", "select_if", compaction_dtypes, compaction_variants};
+  select.default_keep = 50;
+  primitive_desc unique{"unique", "drop consecutive duplicates", compaction_dtypes, compaction_variants};
+  unique.default_runs = 4;
+  primitive_desc partition{"partition", "stable partition", compaction_dtypes, compaction_variants};
+  partition.default_keep = 50;
+  return {baseline, scan, reduce, atomics, rmsnorm, histogram, select, unique, partition};
+}
+
+catalogue catalogue_without(std::initializer_list<const char*> names) {
+  catalogue c = test_catalogue();
+  for (const char* name : names)
+    c.erase(std::remove_if(c.begin(), c.end(), [&](const primitive_desc& p) { return p.name == name; }), c.end());
+  return c;
 }
 
 // The catalogue as it was before the histogram: no primitive has --dist or --bins.
-catalogue catalogue_without_histogram() {
-  catalogue c = test_catalogue();
-  c.pop_back();
-  return c;
-}
+catalogue catalogue_without_histogram() { return catalogue_without({"histogram"}); }
+
+// The catalogue as it was before stream compaction: no primitive has --keep or --runs.
+catalogue catalogue_without_compaction() { return catalogue_without({"select", "unique", "partition"}); }
 
 std::vector<std::string> ids(const bench_case& c) {
   std::vector<std::string> out;
@@ -153,15 +169,28 @@ TEST(BenchArgs, BadCommandLines) {
 
 TEST(BenchPlan, DefaultIsEveryPrimitiveAtItsDefaultSize) {
   const auto plan = make_plan(parse({}), test_catalogue());
-  ASSERT_EQ(plan.size(), 5u);
+  ASSERT_EQ(plan.size(), 8u);
+  EXPECT_EQ(plan[5].table, "select: int32, 2^28 items, 50% kept");
+  EXPECT_EQ(plan[5].keep, 50);
+  EXPECT_EQ(plan[6].table, "unique: int32, 2^28 items, runs of 4");
+  EXPECT_EQ(plan[6].runs, 4);
+  EXPECT_EQ(plan[7].table, "partition: int32, 2^28 items, 50% kept");
+  EXPECT_EQ(plan[7].keep, 50);
   EXPECT_EQ(plan[4].table, "histogram: uint8, 2^30 samples, 256 bins, uniform");
   EXPECT_EQ(plan[4].dist, "uniform");
   EXPECT_EQ(plan[4].bins, 256);
   EXPECT_EQ(plan[4].variants[0].n, 1 << 26);  // global_atomic, at its practical limit
-  for (std::size_t i = 0; i < 4; ++i) {       // the other primitives have neither axis
+  for (std::size_t i = 0; i < 5; ++i) {  // the others have neither axis of the compactions
+    EXPECT_EQ(plan[i].keep, -1) << plan[i].table;
+    EXPECT_EQ(plan[i].runs, 0) << plan[i].table;
+  }
+  for (std::size_t i = 0; i < 8; ++i) {  // nor the histogram's, but the histogram
+    if (i == 4) continue;
     EXPECT_EQ(plan[i].dist, "") << plan[i].table;
     EXPECT_EQ(plan[i].bins, 0) << plan[i].table;
   }
+  EXPECT_EQ(plan[6].keep, -1);
+  EXPECT_EQ(plan[5].runs, 0);
   EXPECT_EQ(plan[1].table, "reduce: int32, 2^28 items, sum");
   EXPECT_EQ(plan[1].kind, "");
   EXPECT_EQ(plan[2].table, "atomics: 2^20 atomicAdd on uint32 counters");
@@ -197,8 +226,9 @@ TEST(BenchPlan, CrossProductOfFilters) {
                               test_catalogue());
   // Scan: 2 x 2 x 2 x 2 tables; reduce (no kind): 2 x 2 x 2; rmsnorm takes float and
   // has no operator or kind: one table per size; histogram takes both dtypes, at its
-  // default bins and distribution. Atomics takes neither dtype: skipped.
-  ASSERT_EQ(plan.size(), 16u + 8u + 2u + 4u);
+  // default bins and distribution, and so do select, unique and partition at their default
+  // fraction and run length. Atomics takes neither dtype: skipped.
+  ASSERT_EQ(plan.size(), 16u + 8u + 2u + 4u + 3u * 4u);
   EXPECT_EQ(plan[0].table, "scan: int32, 2^20 items, inclusive sum");
   EXPECT_EQ(plan[15].table, "scan: float, 2^24 items, exclusive max");
   EXPECT_EQ(plan[16].table, "reduce: int32, 2^20 items, sum");
@@ -206,6 +236,9 @@ TEST(BenchPlan, CrossProductOfFilters) {
   EXPECT_EQ(plan[24].table, "rmsnorm: float, 16 rows x 1048576 items");
   EXPECT_EQ(plan[26].table, "histogram: int32, 2^20 samples, 256 bins, uniform");
   EXPECT_EQ(plan[29].table, "histogram: float, 2^24 samples, 256 bins, uniform");
+  EXPECT_EQ(plan[30].table, "select: int32, 2^20 items, 50% kept");
+  EXPECT_EQ(plan[37].table, "unique: float, 2^24 items, runs of 4");
+  EXPECT_EQ(plan[41].table, "partition: float, 2^24 items, 50% kept");
   for (const auto& c : plan) {
     const auto expected = c.primitive == "rmsnorm" ? std::vector<std::string>{"onepass"}
                                                    : std::vector<std::string>{"onepass", "cub"};
@@ -221,13 +254,16 @@ TEST(BenchPlan, AxesANamedPrimitiveDoesNotHaveAreUsageErrors) {
                      "--dtype: atomics does not take 'float'");
   // Without --primitive, a primitive that takes none of the values asked for is skipped.
   const auto plan = make_plan(parse({"--dtype", "int64"}), c);
-  ASSERT_EQ(plan.size(), 1u);
+  ASSERT_EQ(plan.size(), 4u);
   EXPECT_EQ(plan[0].primitive, "scan");
+  EXPECT_EQ(plan[1].primitive, "select");
+  EXPECT_EQ(plan[2].primitive, "unique");
+  EXPECT_EQ(plan[3].primitive, "partition");
 }
 
 TEST(BenchPlan, SeedsPreset) {
   const auto plan = make_plan(parse({"--preset", "seeds"}), test_catalogue());
-  ASSERT_EQ(plan.size(), 21u);
+  ASSERT_EQ(plan.size(), 28u);
   EXPECT_EQ(plan[4].table, "reduce: int32, 2^30 items, sum");
   EXPECT_EQ(plan[5].table, "reduce: float, 2^30 items, sum");
   EXPECT_EQ(plan[6].table, "reduce: int32, 2^20 items, sum");
@@ -281,7 +317,7 @@ TEST(BenchList, NamesEveryVariantAndItsLimits) {
 TEST(BenchUsage, DocumentsEveryFlagAndTheExitCodes) {
   const std::string u = usage_text();
   for (const char* flag : {"--list", "--preset", "--primitive", "--variant", "--dtype", "--n", "--op", "--kind",
-                           "--dist", "--bins", "--iters", "--warmup", "--seed", "--json", "--markdown", "--quiet", "--help"})
+                           "--dist", "--bins", "--keep", "--runs", "--iters", "--warmup", "--seed", "--json", "--markdown", "--quiet", "--help"})
     EXPECT_NE(u.find(flag), std::string::npos) << flag;
   EXPECT_NE(u.find("2 no usable CUDA device"), std::string::npos);
   EXPECT_NE(u.find("64 bad command line"), std::string::npos);
@@ -371,14 +407,18 @@ TEST(BenchHistogramPlan, OtherPrimitivesAreUnaffectedUnlessNamed) {
   // Unnamed, the other primitives run as without the flags.
   const auto plain = make_plan(parse({}), c);
   const auto plan = make_plan(parse({"--dist", "skewed,sorted", "--bins", "4096"}), c);
+  ASSERT_EQ(plain.size(), 8u);
   ASSERT_EQ(plan.size(), plain.size() + 1);
-  for (std::size_t i = 0; i + 1 < plain.size(); ++i) {
-    EXPECT_EQ(plan[i].table, plain[i].table);
-    EXPECT_EQ(plan[i].dist, "");
-    EXPECT_EQ(plan[i].bins, 0);
+  for (std::size_t i = 0, j = 0; i < plain.size(); ++i, ++j) {
+    if (plain[i].primitive == "histogram") {
+      EXPECT_EQ(plan[j].table, "histogram: uint8, 2^30 samples, 4096 bins, skewed");
+      EXPECT_EQ(plan[++j].table, "histogram: uint8, 2^30 samples, 4096 bins, sorted");
+      continue;
+    }
+    EXPECT_EQ(plan[j].table, plain[i].table);
+    EXPECT_EQ(plan[j].dist, "");
+    EXPECT_EQ(plan[j].bins, 0);
   }
-  EXPECT_EQ(plan[plain.size() - 1].table, "histogram: uint8, 2^30 samples, 4096 bins, skewed");
-  EXPECT_EQ(plan[plain.size()].table, "histogram: uint8, 2^30 samples, 4096 bins, sorted");
   // Named, a primitive without the axis is a usage error, alone or beside the histogram.
   expect_usage_error([&] { make_plan(parse({"--primitive", "reduce", "--dist", "skewed"}), c); },
                      "--dist: reduce has no sample distribution (--dist is for: histogram)");
@@ -423,9 +463,10 @@ TEST(BenchHistogramPlan, SeedsPresetTables) {
   // Beside the peers' torch.bincount and torch.histc tables.
   EXPECT_EQ(plan[9].table, "histogram: int32, 2^30 samples, 256 bins, uniform");
   EXPECT_EQ(plan[10].table, "histogram: float, 2^30 samples, 256 bins, uniform");
-  // The full preset ends with them; the tables before are unchanged.
+  // The full preset has them after the others; the tables before are unchanged.
   const auto all = make_plan(parse({"--preset", "seeds"}), test_catalogue());
-  ASSERT_EQ(all.size(), 21u);
+  ASSERT_EQ(all.size(), 28u);
+  EXPECT_EQ(all[20].table, plan[10].table);
   EXPECT_EQ(all[10].table, plan[0].table);
   EXPECT_EQ(all[9].dist, "");
   EXPECT_EQ(all[9].bins, 0);
@@ -452,6 +493,200 @@ TEST(BenchHistogramList, ShowsTheAxesAndTheLimit) {
   // Primitives without the axes list neither.
   EXPECT_EQ(format_list(catalogue_without_histogram()).find("dists:"), std::string::npos);
   EXPECT_EQ(format_list(catalogue_without_histogram()).find("bins:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace onepass::bench
+
+// --- stream compaction: select, unique, partition; the --keep and --runs axes --------------
+namespace onepass::bench {
+namespace {
+
+TEST(BenchCompactionArgs, KeepAndRunsAreLists) {
+  const options o = parse({"--keep", "1,50,99", "--runs=1,4,1000"});
+  EXPECT_EQ(o.keeps, (std::vector<int>{1, 50, 99}));
+  EXPECT_EQ(o.runs, (std::vector<long long>{1, 4, 1000}));
+  EXPECT_EQ(parse({"--keep", "0,100"}).keeps, (std::vector<int>{0, 100}));
+  EXPECT_EQ(parse({"--keep", "25%"}).keeps, std::vector<int>{25});
+  EXPECT_EQ(parse({"--runs", "2^10"}).runs, std::vector<long long>{1024});
+  EXPECT_EQ(parse({"--runs", "64K"}).runs, std::vector<long long>{64 << 10});
+  const options none = parse({});
+  EXPECT_TRUE(none.keeps.empty());
+  EXPECT_TRUE(none.runs.empty());
+}
+
+TEST(BenchCompactionArgs, BadValuesNameTheFlag) {
+  const char* percent = "is not a percentage (a whole number from 0 to 100)";
+  expect_usage_error([] { parse({"--keep", "150"}); }, "--keep: '150' ");
+  expect_usage_error([&] { parse({"--keep", "150"}); }, percent);
+  expect_usage_error([&] { parse({"--keep", "101"}); }, percent);
+  expect_usage_error([&] { parse({"--keep", "-1"}); }, "--keep: '-1' ");
+  expect_usage_error([&] { parse({"--keep", "0.5"}); }, "--keep: '0.5' ");
+  expect_usage_error([&] { parse({"--keep", "half"}); }, "--keep: 'half' ");
+  expect_usage_error([&] { parse({"--keep", "%"}); }, "--keep: '%' ");
+  expect_usage_error([] { parse({"--keep", "1,,99"}); }, "--keep: '1,,99' has an empty item");
+  expect_usage_error([] { parse({"--keep"}); }, "--keep needs a value");
+  expect_usage_error([] { parse({"--runs", "0"}); }, "--runs: '0' must be at least 1");
+  expect_usage_error([] { parse({"--runs", "4,long"}); }, "--runs: 'long' is not a count");
+  expect_usage_error([] { parse({"--runs", "-4"}); }, "--runs: '-4' is not a count");
+  expect_usage_error([] { parse({"--preset", "seeds", "--keep", "50"}); }, "cannot be combined");
+  expect_usage_error([] { parse({"--preset", "seeds", "--runs", "4"}); }, "cannot be combined");
+}
+
+TEST(BenchCompactionPlan, Titles) {
+  EXPECT_EQ(select_title("int32", 1ll << 28, 50), "select: int32, 2^28 items, 50% kept");
+  EXPECT_EQ(select_title("double", 1000, 0), "select: double, 1000 items, 0% kept");
+  EXPECT_EQ(unique_title("int32", 1ll << 28, 4), "unique: int32, 2^28 items, runs of 4");
+  EXPECT_EQ(unique_title("uint64", (1ll << 28) + 1, 1024), "unique: uint64, 2^28+1 items, runs of 1024");
+  EXPECT_EQ(partition_title("int32", 1ll << 28, 50), "partition: int32, 2^28 items, 50% kept");
+  EXPECT_EQ(partition_title("float", 1000000, 100), "partition: float, 1000000 items, 100% kept");
+}
+
+TEST(BenchCompactionPlan, DefaultTables) {
+  const auto plan = make_plan(parse({"--primitive", "select,unique,partition"}), test_catalogue());
+  ASSERT_EQ(plan.size(), 3u);
+  EXPECT_EQ(plan[0].table, "select: int32, 2^28 items, 50% kept");
+  EXPECT_EQ(plan[1].table, "unique: int32, 2^28 items, runs of 4");
+  EXPECT_EQ(plan[2].table, "partition: int32, 2^28 items, 50% kept");
+  for (const auto& c : plan) {
+    EXPECT_EQ(c.dtype, "int32");
+    EXPECT_EQ(c.n, 1ll << 28);
+    EXPECT_EQ(c.op, "");
+    EXPECT_EQ(c.kind, "");
+    EXPECT_EQ(c.dist, "");
+    EXPECT_EQ(c.bins, 0);
+    EXPECT_EQ(c.batch, 0);
+    EXPECT_EQ(ids(c), (std::vector<std::string>{"three_kernel", "onepass", "cub"})) << c.table;
+    for (const auto& v : c.variants) {
+      EXPECT_EQ(v.n, c.n) << c.table << ": " << v.id;
+      EXPECT_TRUE(v.note.empty()) << c.table << ": " << v.id;
+    }
+  }
+  EXPECT_EQ(plan[0].keep, 50);
+  EXPECT_EQ(plan[0].runs, 0);
+  EXPECT_EQ(plan[1].keep, -1);
+  EXPECT_EQ(plan[1].runs, 4);
+  EXPECT_EQ(plan[2].keep, 50);
+  EXPECT_EQ(plan[2].runs, 0);
+}
+
+TEST(BenchCompactionPlan, CrossProductSizesThenKeepOrRuns) {
+  const auto plan = make_plan(parse({"--primitive", "select,partition", "--dtype", "uint64,float", "--n",
+                                     "2^20,1000", "--keep", "1,99"}),
+                              test_catalogue());
+  ASSERT_EQ(plan.size(), 2u * 8u);
+  EXPECT_EQ(plan[0].table, "select: uint64, 2^20 items, 1% kept");
+  EXPECT_EQ(plan[1].table, "select: uint64, 2^20 items, 99% kept");
+  EXPECT_EQ(plan[2].table, "select: uint64, 1000 items, 1% kept");
+  EXPECT_EQ(plan[7].table, "select: float, 1000 items, 99% kept");
+  EXPECT_EQ(plan[7].keep, 99);
+  EXPECT_EQ(plan[7].runs, 0);
+  EXPECT_EQ(plan[7].n, 1000);
+  EXPECT_EQ(plan[8].table, "partition: uint64, 2^20 items, 1% kept");
+  EXPECT_EQ(plan[15].table, "partition: float, 1000 items, 99% kept");
+  const auto runs = make_plan(parse({"--primitive", "unique", "--dtype", "double", "--n", "2^20,1000", "--runs",
+                                     "1,1000"}),
+                              test_catalogue());
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0].table, "unique: double, 2^20 items, runs of 1");
+  EXPECT_EQ(runs[1].table, "unique: double, 2^20 items, runs of 1000");
+  EXPECT_EQ(runs[3].table, "unique: double, 1000 items, runs of 1000");
+  EXPECT_EQ(runs[3].runs, 1000);
+  EXPECT_EQ(runs[3].keep, -1);
+}
+
+TEST(BenchCompactionPlan, AxesBelongToTheirPrimitives) {
+  const catalogue c = test_catalogue();
+  // Unnamed, the primitives without the axis run as without the flag.
+  const auto plain = make_plan(parse({}), c);
+  const auto plan = make_plan(parse({"--keep", "1,99", "--runs", "1000"}), c);
+  ASSERT_EQ(plan.size(), plain.size() + 2);
+  std::vector<std::string> titles;
+  for (const auto& t : plan) titles.push_back(t.table);
+  for (const auto& t : plain) {
+    if (t.primitive == "select" || t.primitive == "unique" || t.primitive == "partition") continue;
+    EXPECT_NE(std::find(titles.begin(), titles.end(), t.table), titles.end()) << t.table;
+  }
+  for (const char* t : {"select: int32, 2^28 items, 1% kept", "select: int32, 2^28 items, 99% kept",
+                        "unique: int32, 2^28 items, runs of 1000", "partition: int32, 2^28 items, 1% kept",
+                        "partition: int32, 2^28 items, 99% kept"})
+    EXPECT_NE(std::find(titles.begin(), titles.end(), t), titles.end()) << t;
+  // Named, a primitive without the axis is a usage error, alone or beside one that has it.
+  expect_usage_error([&] { make_plan(parse({"--primitive", "reduce", "--keep", "50"}), c); },
+                     "--keep: reduce keeps no fraction of its items (--keep is for: select, partition)");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "unique", "--keep", "50"}), c); },
+                     "--keep: unique keeps no fraction of its items");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "select,partition", "--runs", "4"}), c); },
+                     "--runs: select has no runs (--runs is for: unique)");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "histogram", "--runs", "4"}), c); },
+                     "--runs: histogram has no runs");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "select", "--dist", "skewed"}), c); },
+                     "--dist: select has no sample distribution");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "unique", "--bins", "256"}), c); },
+                     "--bins: unique has no bins");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "select", "--dtype", "uint8"}), c); },
+                     "--dtype: select does not take 'uint8'");
+  EXPECT_EQ(make_plan(parse({"--primitive", "select,partition", "--keep", "0,100"}), c).size(), 4u);
+  EXPECT_EQ(make_plan(parse({"--primitive", "unique", "--runs", "1"}), c).size(), 1u);
+  // A catalogue without stream compaction has no primitive for either flag.
+  const catalogue older = catalogue_without_compaction();
+  expect_usage_error([&] { make_plan(parse({"--keep", "50"}), older); },
+                     "--keep: no primitive keeps a fraction of its items");
+  expect_usage_error([&] { make_plan(parse({"--runs", "4"}), older); }, "--runs: no primitive has runs");
+}
+
+TEST(BenchCompactionPlan, SeedsPresetTables) {
+  const auto plan =
+      make_plan(parse({"--preset", "seeds", "--primitive", "select,unique,partition"}), test_catalogue());
+  ASSERT_EQ(plan.size(), 7u);
+  const std::vector<std::string> titles = {
+      "select: int32, 2^28 items, 1% kept",     "select: int32, 2^28 items, 50% kept",
+      "select: int32, 2^28 items, 99% kept",    "unique: int32, 2^28 items, runs of 1",
+      "unique: int32, 2^28 items, runs of 4",   "unique: int32, 2^28 items, runs of 1000",
+      "partition: int32, 2^28 items, 50% kept"};
+  for (std::size_t i = 0; i < titles.size(); ++i) {
+    EXPECT_EQ(plan[i].table, titles[i]);
+    EXPECT_EQ(plan[i].dtype, "int32");
+    EXPECT_EQ(plan[i].n, 1ll << 28);
+    EXPECT_EQ(ids(plan[i]), (std::vector<std::string>{"three_kernel", "onepass", "cub"})) << titles[i];
+  }
+  const int keeps[] = {1, 50, 99, -1, -1, -1, 50};
+  const long long runs[] = {0, 0, 0, 1, 4, 1000, 0};
+  for (std::size_t i = 0; i < titles.size(); ++i) {
+    EXPECT_EQ(plan[i].keep, keeps[i]) << titles[i];
+    EXPECT_EQ(plan[i].runs, runs[i]) << titles[i];
+  }
+  // The full preset ends with them.
+  const auto all = make_plan(parse({"--preset", "seeds"}), test_catalogue());
+  ASSERT_EQ(all.size(), 28u);
+  for (std::size_t i = 0; i < titles.size(); ++i) EXPECT_EQ(all[21 + i].table, titles[i]);
+  for (std::size_t i = 0; i < 21; ++i) {
+    EXPECT_EQ(all[i].keep, -1) << all[i].table;
+    EXPECT_EQ(all[i].runs, 0) << all[i].table;
+  }
+  // --dtype and --variant filter them like the others.
+  EXPECT_TRUE(make_plan(parse({"--preset", "seeds", "--primitive", "select", "--dtype", "float"}), test_catalogue())
+                  .empty());
+  const auto cub = make_plan(parse({"--preset", "seeds", "--primitive", "unique", "--variant", "cub"}),
+                             test_catalogue());
+  ASSERT_EQ(cub.size(), 3u);
+  EXPECT_EQ(ids(cub[2]), std::vector<std::string>{"cub"});
+}
+
+TEST(BenchCompactionList, ShowsTheAxes) {
+  const std::string text = format_list(test_catalogue());
+  EXPECT_NE(text.find("select - select_if"), std::string::npos) << text;
+  EXPECT_NE(text.find("  three_kernel  flags, scan, scatter"), std::string::npos) << text;
+  EXPECT_NE(text.find("keep: 0 to 100 percent (--keep; default 50)"), std::string::npos) << text;
+  EXPECT_NE(text.find("runs: any length from 1 (--runs; default 4)"), std::string::npos) << text;
+  EXPECT_EQ(format_list(catalogue_without_compaction()).find("keep:"), std::string::npos);
+  EXPECT_EQ(format_list(catalogue_without_compaction()).find("runs:"), std::string::npos);
+}
+
+TEST(BenchCompactionUsage, DocumentsTheAxes) {
+  const std::string u = usage_text();
+  EXPECT_NE(u.find("--keep P[,P]"), std::string::npos) << u;
+  EXPECT_NE(u.find("--runs N[,N]"), std::string::npos) << u;
 }
 
 }  // namespace
