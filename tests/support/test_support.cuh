@@ -92,7 +92,12 @@ class device_buffer {
     }
   }
   void upload(const std::vector<T>& host) {
-    if (!host.empty()) throw_if(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+    // A copy from pageable host memory may return before its DMA has landed; only the
+    // legacy stream is ordered after it. Wait, so code on a non-blocking stream reads it.
+    if (!host.empty()) {
+      throw_if(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+      throw_if(cudaDeviceSynchronize(), "upload");
+    }
   }
   std::vector<T> download(long long count = -1) const {
     std::vector<T> host(static_cast<std::size_t>(count < 0 ? n_ : count));
