@@ -13,9 +13,10 @@ using namespace onepass;
 
 // Pipelined rows are forced at every size (minimum tiles per block 0), so a size sweep
 // compares the two agents directly.
-template <int Threads, int Items, unsigned Backoff, int MinBlocks = 0, bool Pipelined = false>
+template <int Threads, int Items, unsigned Backoff, int MinBlocks = 0, bool Pipelined = false, int PrefetchMiB = 0>
 struct row {
-  static constexpr tuning::scan_tuning value{Threads, Items, Backoff, MinBlocks, Pipelined, 0};
+  static constexpr tuning::scan_tuning value{Threads, Items, Backoff, MinBlocks, Pipelined, 0,
+                                              static_cast<long long>(PrefetchMiB) << 20};
 };
 
 template <class T>
@@ -59,8 +60,8 @@ struct sweep {
   void try_row() {
     constexpr auto r = Row::value;
     char name[64];
-    std::snprintf(name, sizeof name, "%dx%d %s", r.block_threads, r.items_per_thread,
-                  r.pipelined ? "pipelined" : "one tile per block");
+    std::snprintf(name, sizeof name, "%dx%d %s L2+%lldMiB", r.block_threads, r.items_per_thread,
+                  r.pipelined ? "pipelined" : "one tile", r.l2_prefetch_bytes >> 20);
     bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::scan_plan<T, Row>::workspace_bytes(n)));
     measure(name, [&] {
       onepass::detail::scan_dispatch<false, Row>(in.get(), n, out.get(), T{}, plus{}, workspace{ws.get(), ws.bytes()}, time.stream());
@@ -89,21 +90,27 @@ int main(int argc, char** argv) try {
     sweep<int> s(n, time);
     s.try_cub();
     s.try_row<row<256, 32, 32, 5>>();  // one tile per block
+    s.try_row<row<256, 32, 32, 5, false, 2>>();
     s.try_row<row<256, 32, 32, 0, true>>();  // the production row at large n
-    s.try_row<row<256, 16, 32, 0, true>>();
-    s.try_row<row<128, 32, 32, 0, true>>();
-    s.try_row<row<512, 16, 32, 0, true>>();
-    s.try_row<row<128, 16, 32, 0, true>>();
+    s.try_row<row<256, 32, 32, 0, true, 1>>();
+    s.try_row<row<256, 32, 32, 0, true, 2>>();
+    s.try_row<row<256, 32, 32, 0, true, 3>>();
+    s.try_row<row<256, 32, 32, 0, true, 4>>();
+    s.try_row<row<256, 16, 32, 0, true, 2>>();
+    s.try_row<row<128, 32, 32, 0, true, 2>>();
     failures += s.failures;
   }
   {
     sweep<long long> s(n / 2, time);
     s.try_cub();
     s.try_row<row<256, 16, 32, 4>>();
+    s.try_row<row<256, 16, 32, 4, false, 2>>();
     s.try_row<row<256, 16, 32, 0, true>>();
-    s.try_row<row<256, 8, 32, 0, true>>();
-    s.try_row<row<128, 16, 32, 0, true>>();
-    s.try_row<row<128, 8, 32, 0, true>>();
+    s.try_row<row<256, 16, 32, 0, true, 1>>();
+    s.try_row<row<256, 16, 32, 0, true, 2>>();
+    s.try_row<row<256, 16, 32, 0, true, 3>>();
+    s.try_row<row<256, 16, 32, 0, true, 4>>();
+    s.try_row<row<256, 8, 32, 0, true, 2>>();
     failures += s.failures;
   }
   return failures ? 1 : 0;

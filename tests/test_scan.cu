@@ -216,13 +216,28 @@ struct stall_some_tiles {
 };
 
 // The production row for T with the pipelined agent forced at every size (normally it
-// takes over from two tiles per resident block), so small inputs, and hence the
-// compute-sanitizer runs, exercise it too.
+// takes over from four tiles per resident block), so small inputs, and hence the
+// compute-sanitizer runs, exercise it too; the L2 prefetch is forced on as well, three
+// tiles ahead, so it reaches the partial last tile and the end of the array.
 template <class T>
 struct forced_pipeline {
   static constexpr tuning::scan_tuning value = [] {
     tuning::scan_tuning t = tuning::default_scan_tuning<T>::value;
     t.pipeline_min_tiles_per_block = 0;
+    t.l2_prefetch_bytes = 3ll * t.tile_items() * static_cast<long long>(sizeof(T));
+    t.l2_prefetch_min_input_bytes = 0;
+    return t;
+  }();
+};
+
+// The one-tile-per-block agent with the L2 prefetch forced on at every size.
+template <class T>
+struct forced_prefetch_one_tile {
+  static constexpr tuning::scan_tuning value = [] {
+    tuning::scan_tuning t = tuning::default_scan_tuning<T>::value;
+    t.pipelined = false;
+    t.l2_prefetch_bytes = 2ll * t.tile_items() * static_cast<long long>(sizeof(T));
+    t.l2_prefetch_min_input_bytes = 0;
     return t;
   }();
 };
@@ -255,12 +270,13 @@ TEST(ScanStress, StalledTilesNeitherDeadlockNorReadStaleValues) {
   check_stalled<unsigned, onepass::plus, forced_pipeline<unsigned>>(n, onepass::plus{});
   check_stalled<double, onepass::plus, forced_pipeline<double>>(n, onepass::plus{});
   check_stalled<affine, compose, forced_pipeline<affine>>(n, compose{});
+  check_stalled<unsigned, onepass::plus, forced_prefetch_one_tile<unsigned>>(n, onepass::plus{});
 }
 
-// --- the pipelined agent at every size ------------------------------------------------
-template <class T, class Op>
+// --- the pipelined agent (and the prefetching one-tile agent) at every size --------------
+template <class T, class Op, template <class> class Tuning = forced_pipeline>
 void check_pipelined(std::uint64_t seed) {
-  using plan = onepass::detail::scan_plan<T, forced_pipeline<T>>;
+  using plan = onepass::detail::scan_plan<T, Tuning<T>>;
   const long long tile = plan::tile_items;
   for (long long n : {1ll, 2ll, 3ll, 31ll, 33ll, tile - 1, tile, tile + 1, 2 * tile + 3, 7 * tile - 5,
                       100 * tile + 1, (1ll << 23) + 5}) {
@@ -279,9 +295,9 @@ void check_pipelined(std::uint64_t seed) {
         const T* src = in_place ? out.get() : in.get();
         const workspace w{ws.get(), ws.bytes()};
         if (k == kind::inclusive)
-          onepass::detail::scan_dispatch<false, forced_pipeline<T>>(src, n, out.get(), init, Op{}, w, nullptr);
+          onepass::detail::scan_dispatch<false, Tuning<T>>(src, n, out.get(), init, Op{}, w, nullptr);
         else
-          onepass::detail::scan_dispatch<true, forced_pipeline<T>>(src, n, out.get(), init, Op{}, w, nullptr);
+          onepass::detail::scan_dispatch<true, Tuning<T>>(src, n, out.get(), init, Op{}, w, nullptr);
         ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
         const std::vector<T> all = out.download(n + 1);
         const unsigned char* guard = reinterpret_cast<const unsigned char*>(&all[n]);
@@ -301,6 +317,13 @@ TEST(ScanPipelined, EverySizeTypeAndKindInPlaceOrNot) {
   check_pipelined<long long, onepass::minimum>(4);
   check_pipelined<double, onepass::plus>(5);
   check_pipelined<affine, compose>(6);  // non-commutative: any reordering shows
+}
+
+TEST(ScanPrefetch, OneTileAgentEverySizeAndKindInPlaceOrNot) {
+  ONEPASS_REQUIRE_GPU();
+  check_pipelined<int, onepass::plus, forced_prefetch_one_tile>(11);
+  check_pipelined<double, onepass::plus, forced_prefetch_one_tile>(12);
+  check_pipelined<affine, compose, forced_prefetch_one_tile>(13);
 }
 
 // --- bad input on the GPU: nothing is written ----------------------------------------------

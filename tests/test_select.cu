@@ -96,7 +96,10 @@ std::vector<std::uint8_t> random_flags(long long n, double keep_fraction, std::u
 void upload_as_bool(const std::vector<std::uint8_t>& flags, device_buffer<bool>& out) {
   std::vector<std::uint8_t> ones(flags.size());
   for (std::size_t i = 0; i < flags.size(); ++i) ones[i] = flags[i] != 0;
-  if (!ones.empty()) throw_if(cudaMemcpy(out.get(), ones.data(), ones.size(), cudaMemcpyHostToDevice), "upload");
+  if (!ones.empty()) {
+    throw_if(cudaMemcpy(out.get(), ones.data(), ones.size(), cudaMemcpyHostToDevice), "upload");
+    throw_if(cudaDeviceSynchronize(), "upload");  // see device_buffer::upload
+  }
 }
 
 constexpr double keep_fractions[] = {0.0, 0.01, 0.5, 0.99, 1.0};
@@ -354,7 +357,12 @@ void check_in_place(std::uint64_t seed) {
         const std::vector<T>& src = op == 2 ? runs : values;
         io.poison();
         count.poison();
-        if (n > 0) ONEPASS_CHECK_CUDA(cudaMemcpy(p, src.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+        if (n > 0) {
+          ONEPASS_CHECK_CUDA(cudaMemcpy(p, src.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+          // The call runs on a non-blocking stream: the pageable copy's DMA must have landed
+          // (it was seen to land late under load, 2026-11-23).
+          ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+        }
         std::vector<T> expected;
         index_t k = -1;
         if (op == 0) {
@@ -816,9 +824,20 @@ struct stall_some_tiles {
   }
 };
 
+// The production row with the L2 prefetch forced on at every size, two tiles ahead.
+template <class T>
+struct forced_prefetch {
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    t.l2_prefetch_bytes = 2ll * t.tile_items() * static_cast<long long>(sizeof(T));
+    t.l2_prefetch_min_input_bytes = 0;
+    return t;
+  }();
+};
+
 // The launch alone (the arguments are valid), with the stalls; partition out of place,
 // then unique in place.
-template <class T>
+template <class T, class Tuning = tuning::default_select_tuning<T>>
 void check_stalled(long long n) {
   using onepass::detail::select_if_job;
   using onepass::detail::unique_job;
@@ -837,8 +856,9 @@ void check_stalled(long long n) {
     selected.poison();
     rejected.poison();
     count.poison();
-    onepass::detail::select_launch(select_if_job<T, pred_t>{in.get(), pred_t{}}, n, selected.get(), rejected.get(),
-                                   count.get(), w, nullptr, stall_some_tiles{salt});
+    onepass::detail::select_launch<select_if_job<T, pred_t>, Tuning>(select_if_job<T, pred_t>{in.get(), pred_t{}}, n,
+                                                                     selected.get(), rejected.get(), count.get(), w,
+                                                                     nullptr, stall_some_tiles{salt});
     ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
     EXPECT_EQ(count.download()[0], static_cast<index_t>(parts.selected.size()));
     expect_output(selected, parts.selected, "out_selected");
@@ -847,8 +867,9 @@ void check_stalled(long long n) {
     io.poison();
     count.poison();
     io.upload(runs);
-    onepass::detail::select_launch(unique_job<T, eq_t>{io.get(), eq_t{}}, n, io.get(), static_cast<T*>(nullptr),
-                                   count.get(), w, nullptr, stall_some_tiles{salt + 10});
+    onepass::detail::select_launch<unique_job<T, eq_t>, Tuning>(unique_job<T, eq_t>{io.get(), eq_t{}}, n, io.get(),
+                                                                static_cast<T*>(nullptr), count.get(), w, nullptr,
+                                                                stall_some_tiles{salt + 10});
     ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
     EXPECT_EQ(count.download()[0], static_cast<index_t>(want_unique.size()));
     expect_items(io.download(), 0, want_unique, static_cast<std::size_t>(n), "unique in place");
@@ -860,6 +881,9 @@ TEST(SelectStress, StalledTilesNeitherDeadlockNorReadStaleCounts) {
   const long long n = std::min(max_test_items(), (1ll << 22) + 17);
   check_stalled<unsigned>(n);  // hundreds of tiles, the 128-bit path
   check_stalled<record>(n);    // thousands of tiles, the scalar path
+  // The L2 prefetch on (production turns it on from 128 MiB up), unique in place included.
+  check_stalled<unsigned, forced_prefetch<unsigned>>(n);
+  check_stalled<unsigned, forced_prefetch<unsigned>>(3 * 8192 + 5);  // the prefetch reaches the partial tile
 }
 
 }  // namespace

@@ -13,7 +13,9 @@
 //   A: scans the tile claimed two steps earlier (its aggregate is already out), looks
 //      back, publishes its PREFIX, and stores it.
 // So C's loads are in flight during A's lookback, and every tile's aggregate is
-// published a step before the tile's own lookback. The order matters: an earlier
+// published a step before the tile's own lookback. With each claim the block also asks L2
+// to prefetch a tile further ahead (tuning: l2_prefetch_bytes), so C's loads mostly hit
+// L2: the bytes in flight are no longer capped by what the blocks can hold. The order matters: an earlier
 // version published a claimed-ahead tile's aggregate only when it became the current
 // tile, and lookbacks across the GPU then waited on each other (40% of copy).
 //
@@ -67,7 +69,7 @@ __global__ void __launch_bounds__(
     BlockThreads, (scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
     scan_pipeline_kernel(const T* in, T* out, index_t n, T init, Op op,
                          lookback::tile_state<T> state, lookback::tile_counter counter,
-                         unsigned backoff_ns, Delay delay) {
+                         unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {
   using layout = scan_pipeline_layout<T, BlockThreads, ItemsPerThread>;
   using scan_t = block_scan<T, BlockThreads>;
   constexpr int N = ItemsPerThread;
@@ -142,6 +144,8 @@ __global__ void __launch_bounds__(
   if (tid == 0) {
     claimed[0] = counter.claim();
     claimed[1] = counter.claim();
+    prefetch_tile_l2(in, claimed[0], prefetch_tiles, layout::tile_bytes, total_bytes);
+    prefetch_tile_l2(in, claimed[1], prefetch_tiles, layout::tile_bytes, total_bytes);
   }
   __syncthreads();
   start_loads(0, claimed[0]);
@@ -150,7 +154,10 @@ __global__ void __launch_bounds__(
 
   for (int step = 0;; ++step) {
     const int a = step % S, b = (step + 1) % S, c = (step + 2) % S;
-    if (tid == 0) claimed[c] = counter.claim();
+    if (tid == 0) {
+      claimed[c] = counter.claim();
+      prefetch_tile_l2(in, claimed[c], prefetch_tiles, layout::tile_bytes, total_bytes);
+    }
     __syncthreads();  // the claim is visible; stage c (last step's A) is no longer read
     const index_t tile = claimed[a];
     if (tile >= tiles) break;  // uniform; later claims are larger still

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "onepass/block/block_exchange.cuh"
+#include "onepass/detail/async_copy.cuh"
 #include "onepass/block/block_load_store.cuh"
 #include "onepass/block/block_scan.cuh"
 #include "onepass/lookback/lookback.cuh"
@@ -74,7 +75,8 @@ template <class T, class Op, int BlockThreads, int ItemsPerThread, int V, bool E
           class Delay, int MinBlocksPerSM = 0>
 __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     scan_kernel(const T* in, T* out, index_t n, T init, Op op, lookback::tile_state<T> state,
-                lookback::tile_counter counter, unsigned backoff_ns, Delay delay) {
+                lookback::tile_counter counter, unsigned backoff_ns, Delay delay,
+                index_t prefetch_tiles) {
   constexpr int N = ItemsPerThread;
   constexpr index_t tile_items = static_cast<index_t>(BlockThreads) * N;
   constexpr int warp_items = 32 * N;
@@ -83,7 +85,11 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
 
   const int lane = lane_id();
   const int warp = warp_id();
-  if (threadIdx.x == 0) shared.tile = counter.claim();
+  if (threadIdx.x == 0) {
+    shared.tile = counter.claim();
+    prefetch_tile_l2(in, shared.tile, prefetch_tiles, tile_items * static_cast<index_t>(sizeof(T)),
+                     n * static_cast<index_t>(sizeof(T)));
+  }
   __syncthreads();
   const index_t tile = shared.tile;
   const index_t tile_begin = tile * tile_items;

@@ -1,6 +1,7 @@
 // onepass/agent/select.cuh — the production stream compaction's work on one tile.
 //
-// One block per tile, tiles claimed in execution order (as the scan's). Per tile:
+// One block per tile, tiles claimed in execution order (as the scan's); with its claim a
+// block asks L2 to prefetch a tile further ahead (tuning: l2_prefetch_bytes). Per tile:
 //   1. each warp loads its contiguous segment (32 * N items) with 128-bit loads where the
 //      input is aligned, and transposes it to blocked order (per-warp exchange);
 //   2. each thread decides which of its N items are kept (the Job: a predicate, a flag,
@@ -106,7 +107,7 @@ template <class Job, int Threads, int N, int V, class Delay>
 __global__ void __launch_bounds__(Threads)
     select_kernel(Job job, index_t n, typename Job::value_type* out, typename Job::value_type* out_rejected,
                   index_t* count_out, index_t num_tiles, lookback::tile_state<index_t> state,
-                  lookback::tile_counter counter, unsigned backoff_ns, Delay delay) {
+                  lookback::tile_counter counter, unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {
   using T = typename Job::value_type;
   using shared_t = select_shared<T, Threads, N, V>;
   constexpr int tile_items = Threads * N;
@@ -114,7 +115,11 @@ __global__ void __launch_bounds__(Threads)
 
   const int lane = lane_id();
   const int warp = warp_id();
-  if (threadIdx.x == 0) shared.tile = counter.claim();
+  if (threadIdx.x == 0) {
+    shared.tile = counter.claim();
+    prefetch_tile_l2(job.in, shared.tile, prefetch_tiles, tile_items * static_cast<index_t>(sizeof(T)),
+                     n * static_cast<index_t>(sizeof(T)));
+  }
   __syncthreads();
   const index_t tile = shared.tile;
   const index_t tile_begin = tile * tile_items;

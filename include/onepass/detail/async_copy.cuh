@@ -28,4 +28,33 @@ __device__ ONEPASS_FORCEINLINE void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(InFlight) : "memory");
 }
 
+// Asks the L2 to fetch `bytes` bytes at `src` (both multiples of 16) from DRAM, without
+// any destination in the SM: one bulk (TMA) instruction, no registers, no shared memory,
+// nothing to wait for. A hint: the data may be evicted before anyone reads it. sm_90+.
+__device__ ONEPASS_FORCEINLINE void prefetch_l2_bulk(const void* src, unsigned bytes) {
+#if ONEPASS_DEVICE_PASS && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(src), "r"(bytes) : "memory");
+#else
+  (void)src;
+  (void)bytes;
+#endif
+}
+
+// Streaming kernels built on the lookback: the block holding tile `tile` prefetches tile
+// `tile + ahead` (of `tile_bytes` each, the array being `total_bytes` long) into L2, so
+// that tile's own loads, a few microseconds later, hit L2. Why it pays: a block that
+// waits on its lookback holds its registers and shared memory without loading anything,
+// so the bytes in flight per SM are capped by what the tiles that wait can hold; an L2
+// prefetch keeps DRAM busy ahead of the claims at no such cost (docs/perf/select.md).
+// One thread calls it; `base` 16-byte aligned; ahead == 0 does nothing.
+__device__ ONEPASS_FORCEINLINE void prefetch_tile_l2(const void* base, index_t tile, index_t ahead,
+                                                     index_t tile_bytes, index_t total_bytes) {
+  if (ahead <= 0) return;
+  const index_t begin = (tile + ahead) * tile_bytes;
+  if (begin >= total_bytes) return;
+  const index_t left = (total_bytes - begin) & ~index_t{15};
+  const index_t bytes = left < tile_bytes ? left : tile_bytes;
+  if (bytes > 0) prefetch_l2_bulk(static_cast<const char*>(base) + begin, static_cast<unsigned>(bytes));
+}
+
 }  // namespace onepass::detail

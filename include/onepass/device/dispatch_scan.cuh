@@ -70,6 +70,11 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
   const dim3 grid(static_cast<unsigned>(tiles));
   // 128-bit accesses need both pointers 16-byte aligned; otherwise coalesced scalars.
   const bool aligned = is_vector_aligned(in) && is_vector_aligned(out);
+  // The bulk prefetch needs a 16-byte aligned source and whole 16-byte tiles.
+  constexpr bool prefetchable = (threads * items * sizeof(T)) % 16 == 0;
+  const bool prefetch = prefetchable && is_vector_aligned(in) &&
+                        n * static_cast<index_t>(sizeof(T)) >= plan::tuning.l2_prefetch_min_input_bytes;
+  const index_t prefetch_tiles = prefetch ? plan::tuning.prefetch_tiles(sizeof(T)) : 0;
   if constexpr (plan::tuning.pipelined && 16 % sizeof(T) == 0) {
     constexpr auto kernel = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay>;
     constexpr int shared_bytes = scan_pipeline_layout<T, threads, items>::shared_bytes;
@@ -79,17 +84,19 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
     if (aligned && tiles >= plan::tuning.pipeline_min_tiles_per_block * resident) {
       const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
       launch(kernel, persistent, threads, shared_bytes, stream, in, out, n, init, op, state, counter,
-             plan::tuning.lookback_backoff_ns, delay);
+             plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
       return;
     }
   }
   constexpr int min_blocks = plan::tuning.min_blocks_per_sm;
   if (aligned) {
     launch(scan_kernel<T, Op, threads, items, V, Exclusive, Delay, min_blocks>, grid, threads, 0,
-           stream, in, out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay);
+           stream, in, out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
+           prefetch_tiles);
   } else {
     launch(scan_kernel<T, Op, threads, items, 1, Exclusive, Delay, min_blocks>, grid, threads, 0,
-           stream, in, out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay);
+           stream, in, out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
+           prefetch_tiles);
   }
 }
 
