@@ -15,7 +15,8 @@
 // So C's loads are in flight during A's lookback, and every tile's aggregate is
 // published a step before the tile's own lookback. With each claim the block also asks L2
 // to prefetch a tile further ahead (tuning: l2_prefetch_bytes), so C's loads mostly hit
-// L2: the bytes in flight are no longer capped by what the blocks can hold. The order matters: an earlier
+// L2: the bytes in flight are no longer capped by what the blocks can hold.
+// The order matters: an earlier
 // version published a claimed-ahead tile's aggregate only when it became the current
 // tile, and lookbacks across the GPU then waited on each other (40% of copy).
 //
