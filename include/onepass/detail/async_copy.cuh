@@ -40,6 +40,14 @@ __device__ ONEPASS_FORCEINLINE void prefetch_l2_bulk(const void* src, unsigned b
 #endif
 }
 
+// A launch's prefetch distance in tiles (0 = none): `ahead_bytes` in whole tiles, for an
+// input that starts 16-byte aligned, whose tiles are whole 16-byte chunks, and that is at
+// least `min_input_bytes` long (the tunings' l2_prefetch_bytes / _min_input_bytes).
+constexpr index_t l2_prefetch_tiles(index_t tile_bytes, index_t ahead_bytes, index_t min_input_bytes,
+                                    index_t input_bytes, bool input_aligned) {
+  return input_aligned && tile_bytes % 16 == 0 && input_bytes >= min_input_bytes ? ahead_bytes / tile_bytes : 0;
+}
+
 // Streaming kernels built on the lookback: the block holding tile `tile` prefetches tile
 // `tile + ahead` (of `tile_bytes` each, the array being `total_bytes` long) into L2, so
 // that tile's own loads, a few microseconds later, hit L2. Why it pays: a block that

@@ -70,11 +70,9 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
   const dim3 grid(static_cast<unsigned>(tiles));
   // 128-bit accesses need both pointers 16-byte aligned; otherwise coalesced scalars.
   const bool aligned = is_vector_aligned(in) && is_vector_aligned(out);
-  // The bulk prefetch needs a 16-byte aligned source and whole 16-byte tiles.
-  constexpr bool prefetchable = (threads * items * sizeof(T)) % 16 == 0;
-  const bool prefetch = prefetchable && is_vector_aligned(in) &&
-                        n * static_cast<index_t>(sizeof(T)) >= plan::tuning.l2_prefetch_min_input_bytes;
-  const index_t prefetch_tiles = prefetch ? plan::tuning.prefetch_tiles(sizeof(T)) : 0;
+  const index_t prefetch_tiles = l2_prefetch_tiles(
+      plan::tile_items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
+      plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), is_vector_aligned(in));
   if constexpr (plan::tuning.pipelined && 16 % sizeof(T) == 0) {
     constexpr auto kernel = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay>;
     constexpr int shared_bytes = scan_pipeline_layout<T, threads, items>::shared_bytes;

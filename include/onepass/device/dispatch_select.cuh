@@ -130,10 +130,9 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
   const bool aligned = is_vector_aligned(job.in);
   const index_t tiles = plan::num_tiles(n);
   const dim3 grid(static_cast<unsigned>(tiles));
-  constexpr bool prefetchable = (threads * items * sizeof(T)) % 16 == 0;
-  const bool prefetch =
-      prefetchable && aligned && n * static_cast<index_t>(sizeof(T)) >= plan::tuning.l2_prefetch_min_input_bytes;
-  const index_t prefetch_tiles = prefetch ? plan::tuning.prefetch_tiles(sizeof(T)) : 0;
+  const index_t prefetch_tiles = l2_prefetch_tiles(
+      static_cast<index_t>(threads) * items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
+      plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), aligned);
   if (aligned) {
     launch(select_kernel<Job, threads, items, V, Delay>, grid, threads, 0, stream, job, n, out, out_rejected,
            count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);

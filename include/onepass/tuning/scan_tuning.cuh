@@ -44,10 +44,6 @@ struct scan_tuning {
   long long l2_prefetch_bytes = 0;
   long long l2_prefetch_min_input_bytes = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
-  // The prefetch distance in tiles of `element_bytes`-byte items.
-  constexpr long long prefetch_tiles(std::size_t element_bytes) const {
-    return l2_prefetch_bytes / (static_cast<long long>(tile_items()) * static_cast<long long>(element_bytes));
-  }
 };
 
 inline constexpr long long scan_l2_prefetch_bytes = 2ll << 20;

@@ -22,9 +22,6 @@ struct select_tuning {
   long long l2_prefetch_bytes = 0;
   long long l2_prefetch_min_input_bytes = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
-  constexpr long long prefetch_tiles(std::size_t element_bytes) const {
-    return l2_prefetch_bytes / (static_cast<long long>(tile_items()) * static_cast<long long>(element_bytes));
-  }
 };
 
 inline constexpr long long select_l2_prefetch_bytes = 2ll << 20;
