@@ -2,8 +2,12 @@
 // per block; pipelined) at one size, CUB and the copy in the same run; each output verified before it is timed,
 // timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/scan_tuning.cuh (docs/perf/scan.md).
-//   scan_tuning_sweep [log2_n=28]
+//   scan_tuning_sweep [log2_n=28] [rows=large|small]
+// (int64 runs at half the count, so both types move the same bytes.) "large" compares
+// tile shapes and prefetch distances of the lookback agents; "small" compares the
+// production row (single-wave agent where it fits) with the lookback agents alone.
 #include <cstdio>
+#include <string>
 
 #include "gpu.cuh"
 #include "onepass/ladder/scan/registry.cuh"
@@ -12,11 +16,22 @@
 using namespace onepass;
 
 // Pipelined rows are forced at every size (minimum tiles per block 0), so a size sweep
-// compares the two agents directly.
-template <int Threads, int Items, unsigned Backoff, int MinBlocks = 0, bool Pipelined = false, int PrefetchMiB = 0>
+// compares the two agents directly; the single-wave agent only where a row asks for it.
+template <int Threads, int Items, unsigned Backoff, int MinBlocks = 0, bool Pipelined = false, int PrefetchMiB = 0,
+          bool SingleWave = false>
 struct row {
   static constexpr tuning::scan_tuning value{Threads, Items, Backoff, MinBlocks, Pipelined, 0,
-                                              static_cast<long long>(PrefetchMiB) << 20};
+                                              static_cast<long long>(PrefetchMiB) << 20, 0, SingleWave};
+};
+
+// The production row with the single-wave agent turned off: what it replaces.
+template <class T>
+struct production_without_single_wave {
+  static constexpr tuning::scan_tuning value = [] {
+    tuning::scan_tuning t = tuning::default_scan_tuning<T>::value;
+    t.single_wave = false;
+    return t;
+  }();
 };
 
 template <class T>
@@ -60,8 +75,9 @@ struct sweep {
   void try_row() {
     constexpr auto r = Row::value;
     char name[64];
-    std::snprintf(name, sizeof name, "%dx%d %s L2+%lldMiB", r.block_threads, r.items_per_thread,
-                  r.pipelined ? "pipelined" : "one tile", r.l2_prefetch_bytes >> 20);
+    std::snprintf(name, sizeof name, "%dx%d %s%s L2+%lldMiB", r.block_threads, r.items_per_thread,
+                  r.single_wave ? "single wave/" : "", r.pipelined ? "pipelined" : "one tile",
+                  r.l2_prefetch_bytes >> 20);
     bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::scan_plan<T, Row>::workspace_bytes(n)));
     measure(name, [&] {
       onepass::detail::scan_dispatch<false, Row>(in.get(), n, out.get(), T{}, plus{}, workspace{ws.get(), ws.bytes()}, time.stream());
@@ -85,7 +101,29 @@ int main(int argc, char** argv) try {
   cudaStream_t stream;
   ONEPASS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
+  const std::string rows = argc > 2 ? argv[2] : "large";
   int failures = 0;
+  if (rows == "small") {
+    sweep<int> s(n, time);
+    s.try_cub();
+    s.try_row<tuning::default_scan_tuning<int>>();
+    s.try_row<production_without_single_wave<int>>();
+    s.try_row<row<256, 16, 32, 5, false, 0, true>>();
+    s.try_row<row<128, 32, 32, 5, false, 0, true>>();
+    failures += s.failures;
+    sweep<long long> l(n / 2, time);
+    l.try_cub();
+    l.try_row<tuning::default_scan_tuning<long long>>();
+    l.try_row<production_without_single_wave<long long>>();
+    l.try_row<row<256, 8, 32, 4, false, 0, true>>();
+    l.try_row<row<128, 16, 32, 4, false, 0, true>>();
+    failures += l.failures;
+    return failures ? 1 : 0;
+  }
+  if (rows != "large") {
+    std::fprintf(stderr, "scan_tuning_sweep: rows must be large or small, not %s\n", rows.c_str());
+    return 2;
+  }
   {
     sweep<int> s(n, time);
     s.try_cub();

@@ -1,6 +1,7 @@
 // The production scan through its public API: both call styles, every type and operator,
 // the alignment paths, in place, CUDA-graph capture, two streams, more than 2^31 items,
-// stalled tiles that the lookback must wait for, and the pipelined agent at every size.
+// stalled tiles that the lookback must wait for, the pipelined agent at every size and
+// the single-wave agent up to the most tiles it takes.
 #include <thread>
 
 #include "onepass/scan.cuh"
@@ -224,18 +225,21 @@ struct forced_pipeline {
   static constexpr tuning::scan_tuning value = [] {
     tuning::scan_tuning t = tuning::default_scan_tuning<T>::value;
     t.pipeline_min_tiles_per_block = 0;
+    t.single_wave = false;
     t.l2_prefetch_bytes = 3ll * t.tile_items() * static_cast<long long>(sizeof(T));
     t.l2_prefetch_min_input_bytes = 0;
     return t;
   }();
 };
 
-// The one-tile-per-block agent with the L2 prefetch forced on at every size.
+// The one-tile-per-block agent (not the single-wave one) with the L2 prefetch forced on
+// at every size.
 template <class T>
 struct forced_prefetch_one_tile {
   static constexpr tuning::scan_tuning value = [] {
     tuning::scan_tuning t = tuning::default_scan_tuning<T>::value;
     t.pipelined = false;
+    t.single_wave = false;
     t.l2_prefetch_bytes = 2ll * t.tile_items() * static_cast<long long>(sizeof(T));
     t.l2_prefetch_min_input_bytes = 0;
     return t;
@@ -275,11 +279,13 @@ TEST(ScanStress, StalledTilesNeitherDeadlockNorReadStaleValues) {
 
 // --- the pipelined agent (and the prefetching one-tile agent) at every size --------------
 template <class T, class Op, template <class> class Tuning = forced_pipeline>
-void check_pipelined(std::uint64_t seed) {
+void check_pipelined(std::uint64_t seed, std::vector<long long> extra_sizes = {}) {
   using plan = onepass::detail::scan_plan<T, Tuning<T>>;
   const long long tile = plan::tile_items;
-  for (long long n : {1ll, 2ll, 3ll, 31ll, 33ll, tile - 1, tile, tile + 1, 2 * tile + 3, 7 * tile - 5,
-                      100 * tile + 1, (1ll << 23) + 5}) {
+  std::vector<long long> sizes = {1, 2, 3, 31, 33, tile - 1, tile, tile + 1, 2 * tile + 3, 7 * tile - 5,
+                                  100 * tile + 1, (1ll << 23) + 5};
+  sizes.insert(sizes.end(), extra_sizes.begin(), extra_sizes.end());
+  for (long long n : sizes) {
     if (n > max_test_items()) continue;
     const std::vector<T> host_in = random_vector<T>(n, seed + n);
     device_buffer<T> in(host_in), out(n + 1);
@@ -324,6 +330,29 @@ TEST(ScanPrefetch, OneTileAgentEverySizeAndKindInPlaceOrNot) {
   check_pipelined<int, onepass::plus, forced_prefetch_one_tile>(11);
   check_pipelined<double, onepass::plus, forced_prefetch_one_tile>(12);
   check_pipelined<affine, compose, forced_prefetch_one_tile>(13);
+}
+
+// The production tuning, whose single-wave agent (one cooperative launch, a grid barrier
+// instead of the lookback) takes every input whose tiles fit on the GPU at once: the
+// sizes around that limit run it at its largest and the lookback agents just past it.
+template <class T, class Op>
+void check_single_wave(std::uint64_t seed) {
+  using plan = onepass::detail::scan_plan<T>;
+  const long long most = std::min(onepass::detail::single_wave_max_tiles<false, void, T, Op>(true),
+                                  onepass::detail::single_wave_max_tiles<true, void, T, Op>(true));
+  ASSERT_GT(most, 0);
+  const long long limit = most * plan::tile_items;
+  check_pipelined<T, Op, tuning::default_scan_tuning>(seed, {limit - 1, limit, limit + 1});
+}
+
+TEST(ScanSingleWave, EverySizeTypeAndKindInPlaceOrNotUpToItsLimit) {
+  ONEPASS_REQUIRE_GPU();
+  check_single_wave<int, onepass::plus>(21);
+  check_single_wave<unsigned, onepass::maximum>(22);
+  check_single_wave<float, onepass::plus>(23);
+  check_single_wave<long long, onepass::minimum>(24);
+  check_single_wave<double, onepass::plus>(25);
+  check_single_wave<affine, compose>(26);  // non-commutative: the in-order fold shows
 }
 
 // --- bad input on the GPU: nothing is written ----------------------------------------------

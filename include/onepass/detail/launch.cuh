@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "onepass/detail/config.cuh"
 #include "onepass/error.cuh"
@@ -62,6 +63,26 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
   launch_with(static_cast<Params>(args)...);
 }
 
+// Launches `kernel` through cudaLaunchKernelExC with `attribute` (when `with_attribute`).
+template <class... Params, class... Args>
+void launch_with_attribute(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                           cudaStream_t stream, cudaLaunchAttribute attribute, bool with_attribute,
+                           Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "wrong number of kernel arguments");
+  auto launch_with = [&](std::remove_cv_t<std::remove_reference_t<Params>>... typed) {
+    void* ptrs[] = {static_cast<void*>(&typed)..., nullptr};
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = with_attribute ? 1 : 0;
+    ONEPASS_CUDA_TRY(cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel), ptrs));
+  };
+  launch_with(static_cast<Params>(args)...);
+}
+
 // Launches `kernel` with programmatic dependent launch (Hopper and newer): the grid may be
 // scheduled while the previous kernel in the stream is still running, and must wait for
 // it with wait_for_prior_grids() before touching memory that kernel may write. That hides
@@ -70,22 +91,24 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
 template <class... Params, class... Args>
 void launch_programmatic(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
                          cudaStream_t stream, Args&&... args) {
-  static_assert(sizeof...(Params) == sizeof...(Args), "wrong number of kernel arguments");
-  auto launch_with = [&](std::remove_cv_t<std::remove_reference_t<Params>>... typed) {
-    void* ptrs[] = {static_cast<void*>(&typed)..., nullptr};
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = grid;
-    config.blockDim = block;
-    config.dynamicSmemBytes = smem;
-    config.stream = stream;
-    config.attrs = &attribute;
-    config.numAttrs = supports_programmatic_launch() ? 1 : 0;
-    ONEPASS_CUDA_TRY(cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel), ptrs));
-  };
-  launch_with(static_cast<Params>(args)...);
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  launch_with_attribute(kernel, grid, block, smem, stream, attribute, supports_programmatic_launch(),
+                        std::forward<Args>(args)...);
+}
+
+// Launches `kernel` cooperatively: every block is resident at once, so the kernel may use
+// cooperative_groups::this_grid().sync(). The runtime refuses a grid larger than what
+// fits (cudaErrorCooperativeLaunchTooLarge): size it with resident_blocks. Capturable in
+// a CUDA graph.
+template <class... Params, class... Args>
+void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                        cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeCooperative;
+  attribute.val.cooperative = 1;
+  launch_with_attribute(kernel, grid, block, smem, stream, attribute, true, std::forward<Args>(args)...);
 }
 
 // How many blocks of Kernel (with `threads` threads and `shared_bytes` of dynamic shared

@@ -1,5 +1,7 @@
 // onepass/device/dispatch_scan.cuh — sizes the production scan's workspace, checks the
-// arguments and launches: one memset (tile counter + descriptors) and one kernel.
+// arguments and launches: one cooperative kernel when every tile fits on the GPU at once
+// (the single-wave agent), otherwise one memset (tile counter + descriptors) and one
+// lookback kernel (the pipelined or the one-tile agent).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,6 +10,7 @@
 #include <type_traits>
 
 #include "onepass/agent/scan_pipeline.cuh"
+#include "onepass/agent/scan_single_wave.cuh"
 #include "onepass/agent/scan_tile.cuh"
 #include "onepass/detail/launch.cuh"
 #include "onepass/tuning/scan_tuning.cuh"
@@ -22,7 +25,8 @@ struct scan_plan {
   static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
 
   static constexpr index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
-  // Workspace layout: [tile counter, padded to 16 bytes][descriptors].
+  // Workspace layout: [tile counter, padded to 16 bytes][descriptors]. The single-wave
+  // agent uses the descriptors' space for one T per tile (a descriptor is never smaller).
   static constexpr std::size_t counter_bytes = 16;
   static constexpr std::size_t workspace_bytes(index_t n) {
     return n <= 0 ? 0 : counter_bytes + lookback::tile_state<T>::bytes(num_tiles(n));
@@ -52,6 +56,27 @@ void check_scan_memory(const T* in, index_t n, T* out) {
 template <class T, class Tuning>
 using scan_plan_for = scan_plan<T, std::conditional_t<std::is_void_v<Tuning>, tuning::default_scan_tuning<T>, Tuning>>;
 
+template <bool Exclusive, class Tuning, class T, class Op, int V>
+constexpr auto single_wave_kernel =
+    scan_single_wave_kernel<T, Op, scan_plan_for<T, Tuning>::tuning.block_threads,
+                            scan_plan_for<T, Tuning>::tuning.items_per_thread, V, Exclusive,
+                            scan_plan_for<T, Tuning>::tuning.min_blocks_per_sm>;
+
+// The most tiles the single-wave agent takes: as many as its blocks the device holds at
+// once (a cooperative launch needs them all resident); 0 when the tuning turns it off.
+template <bool Exclusive, class Tuning, class T, class Op>
+index_t single_wave_max_tiles(bool aligned) {
+  using plan = scan_plan_for<T, Tuning>;
+  if constexpr (!plan::tuning.single_wave) {
+    return 0;
+  } else {
+    static_assert(sizeof(T) <= lookback::tile_state<T>::bytes(1), "an aggregate must fit a descriptor's space");
+    constexpr int threads = plan::tuning.block_threads;
+    return aligned ? resident_blocks<single_wave_kernel<Exclusive, Tuning, T, Op, vector_width<T>>>(threads, 0)
+                   : resident_blocks<single_wave_kernel<Exclusive, Tuning, T, Op, 1>>(threads, 0);
+  }
+}
+
 // The launch alone, for callers that have checked the arguments (requires n > 0).
 template <bool Exclusive, class Tuning = void, class T, class Op, class Delay = no_delay>
 void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace& ws,
@@ -62,14 +87,24 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
   constexpr int V = vector_width<T>;
   static_assert(items % V == 0, "tuning: items_per_thread must be a multiple of the vector width");
 
+  constexpr int min_blocks = plan::tuning.min_blocks_per_sm;
   const index_t tiles = plan::num_tiles(n);
   auto* base = static_cast<unsigned char*>(ws.data);
+  // 128-bit accesses need both pointers 16-byte aligned; otherwise coalesced scalars.
+  const bool aligned = is_vector_aligned(in) && is_vector_aligned(out);
+  if constexpr (std::is_same_v<Delay, no_delay>) {  // (stall tests exercise the lookback)
+    if (tiles <= single_wave_max_tiles<Exclusive, Tuning, T, Op>(aligned)) {
+      const auto kernel = aligned ? single_wave_kernel<Exclusive, Tuning, T, Op, V>
+                                  : single_wave_kernel<Exclusive, Tuning, T, Op, 1>;
+      launch_cooperative(kernel, dim3(static_cast<unsigned>(tiles)), threads, 0, stream, in, out, n, init, op,
+                         reinterpret_cast<T*>(base + plan::counter_bytes));
+      return;
+    }
+  }
   ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
   lookback::tile_counter counter(base);
   lookback::tile_state<T> state(base + plan::counter_bytes);
   const dim3 grid(static_cast<unsigned>(tiles));
-  // 128-bit accesses need both pointers 16-byte aligned; otherwise coalesced scalars.
-  const bool aligned = is_vector_aligned(in) && is_vector_aligned(out);
   const index_t prefetch_tiles = l2_prefetch_tiles(
       plan::tile_items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
       plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), is_vector_aligned(in));
@@ -86,7 +121,6 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
       return;
     }
   }
-  constexpr int min_blocks = plan::tuning.min_blocks_per_sm;
   if (aligned) {
     launch(scan_kernel<T, Op, threads, items, V, Exclusive, Delay, min_blocks>, grid, threads, 0,
            stream, in, out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,

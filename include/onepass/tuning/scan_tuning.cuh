@@ -43,6 +43,10 @@ struct scan_tuning {
   // gains nothing (-1 to -2 points), hence the size floor.
   long long l2_prefetch_bytes = 0;
   long long l2_prefetch_min_input_bytes = 0;
+  // When every tile's block fits on the GPU at once, one cooperative launch with a grid
+  // barrier in place of the lookback (agent/scan_single_wave.cuh): no workspace clearing,
+  // one launch. Tests turn it off to run the lookback agents at small sizes.
+  bool single_wave = true;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
 };
 
