@@ -43,6 +43,9 @@ struct double_buffer {
 
 namespace detail {
 
+// The Value type of a sort of keys alone (its value pointers are null).
+struct keys_only {};
+
 template <class Key>
 constexpr void static_check_radix_key() {
   static_assert(radix_key<Key>::supported,
@@ -51,9 +54,13 @@ constexpr void static_check_radix_key() {
 
 template <class Value>
 constexpr void static_check_radix_value() {
-  static_assert(std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8),
+  static_assert(std::is_same_v<Value, keys_only> ||
+                    (std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8)),
                 "radix sort values: a trivially copyable type of 4 or 8 bytes");
 }
+
+template <class Value>
+constexpr bool has_values = !std::is_same_v<Value, keys_only>;
 
 // The bit range an options struct asks for, checked against Key's width.
 struct radix_bit_range {
@@ -78,31 +85,37 @@ radix_bit_range check_radix_options(const radix_sort_options& options) {
   return {options.begin_bit, end};
 }
 
-// Keys and (when values_in != nullptr or values_out != nullptr) values: counts, null
-// pointers, overlaps. An output may be its own input (in place) but may not partially
-// overlap it, and keys and values may not overlap each other.
+// Keys and (unless Value is keys_only) values: counts, null pointers, overlaps. An
+// output may be its own input (in place) but may not partially overlap it, and keys and
+// values may not overlap each other.
 template <class Key, class Value>
 void check_radix_sort_args(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
-                           index_t n, bool with_values) {
+                           index_t n) {
+  static_check_radix_key<Key>();
+  static_check_radix_value<Value>();
   check_count(n);
   check_pointer(keys_in, n, "keys_in");
   check_pointer(keys_out, n, "keys_out");
   check_no_partial_overlap(keys_in, keys_out, n, "keys_in", "keys_out");
-  if (!with_values) return;
-  check_pointer(values_in, n, "values_in");
-  check_pointer(values_out, n, "values_out");
-  check_no_partial_overlap(values_in, values_out, n, "values_in", "values_out");
-  const auto overlaps = [n](const void* a, std::size_t a_size, const void* b, std::size_t b_size) {
-    if (n == 0) return false;
-    const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
-    return x < y + n * b_size && y < x + n * a_size;
-  };
-  if (overlaps(keys_out, sizeof(Key), values_out, sizeof(Value)))
-    throw invalid_argument("values_out", "overlaps 'keys_out'");
-  if (overlaps(keys_in, sizeof(Key), values_out, sizeof(Value)))
-    throw invalid_argument("values_out", "overlaps 'keys_in'");
-  if (overlaps(keys_out, sizeof(Key), values_in, sizeof(Value)))
-    throw invalid_argument("keys_out", "overlaps 'values_in'");
+  if constexpr (has_values<Value>) {
+    check_pointer(values_in, n, "values_in");
+    check_pointer(values_out, n, "values_out");
+    check_no_partial_overlap(values_in, values_out, n, "values_in", "values_out");
+    const auto overlaps = [n](const void* a, std::size_t a_size, const void* b, std::size_t b_size) {
+      if (n == 0) return false;
+      const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+      return x < y + n * b_size && y < x + n * a_size;
+    };
+    if (overlaps(keys_out, sizeof(Key), values_out, sizeof(Value)))
+      throw invalid_argument("values_out", "overlaps 'keys_out'");
+    if (overlaps(keys_in, sizeof(Key), values_out, sizeof(Value)))
+      throw invalid_argument("values_out", "overlaps 'keys_in'");
+    if (overlaps(keys_out, sizeof(Key), values_in, sizeof(Value)))
+      throw invalid_argument("keys_out", "overlaps 'values_in'");
+  } else {
+    (void)values_in;
+    (void)values_out;
+  }
 }
 
 }  // namespace detail
