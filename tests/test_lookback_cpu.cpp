@@ -5,6 +5,7 @@
 // 1-, 2- and 4-word descriptors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -134,6 +135,67 @@ TEST(TileState, HalfUpdatedDescriptorReadsInvalid) {
   ASSERT_EQ(state.try_read(1, v), tile_status::prefix);
   EXPECT_EQ(v, 0x4444444433333333ull);
   EXPECT_EQ(state.try_read(0, v), tile_status::invalid) << "tile 0 untouched";
+}
+
+// The radix sort's use of the protocol: one interleaved state per digit. CPU threads play
+// the blocks of one counting-sort pass: claim a tile, count its digits, publish every
+// digit's count, look back per digit, and scatter the tile's keys stably. The result must
+// be the stable sort by digit.
+void counting_pass_on_threads(long long n, int tile_items, int threads, bool stall) {
+  constexpr int digits = 16;
+  std::mt19937_64 rng(n + tile_items);
+  std::vector<std::uint32_t> keys(static_cast<std::size_t>(n));
+  for (auto& k : keys) k = static_cast<std::uint32_t>(rng());
+  const auto digit = [](std::uint32_t k) { return static_cast<int>((k >> 7) % digits); };
+  const long long tiles = (n + tile_items - 1) / tile_items;
+  std::vector<descriptor_word> words(digits * tile_state<std::uint32_t>::bytes(tiles) / sizeof(descriptor_word), 0);
+  unsigned long long counter_word = 0;
+  const tile_counter counter(&counter_word);
+  // Where each digit's keys start in the output: the counts of all smaller digits.
+  std::vector<long long> digit_start(digits, 0);
+  for (auto k : keys) ++digit_start[digit(k)];
+  for (long long d = 0, sum = 0; d < digits; ++d) std::swap(digit_start[d], sum), sum += digit_start[d];
+  std::vector<std::uint32_t> out(keys.size());
+
+  auto block = [&](int id) {
+    std::mt19937_64 local_rng(id);
+    for (;;) {
+      const long long tile = counter.claim();
+      if (tile >= tiles) return;
+      const long long begin = tile * tile_items, end = std::min(n, begin + tile_items);
+      std::uint32_t counts[digits] = {};
+      for (long long i = begin; i < end; ++i) ++counts[digit(keys[i])];
+      long long before[digits] = {};  // this digit's keys in earlier tiles
+      for (int d = 0; d < digits; ++d) {
+        const tile_state<std::uint32_t> state(words.data(), d, digits);
+        if (tile == 0) {
+          state.publish(tile, tile_status::prefix, counts[d]);
+          continue;
+        }
+        state.publish(tile, tile_status::aggregate, counts[d]);
+        if (stall && local_rng() % 16 == 0) std::this_thread::sleep_for(std::chrono::microseconds(100));
+        before[d] = onepass::lookback::lookback_single(state, tile, plus{});
+        state.publish(tile, tile_status::prefix, static_cast<std::uint32_t>(before[d] + counts[d]));
+      }
+      long long seen[digits] = {};
+      for (long long i = begin; i < end; ++i) {
+        const int d = digit(keys[i]);
+        out[digit_start[d] + before[d] + seen[d]++] = keys[i];
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(block, t);
+  for (auto& th : pool) th.join();
+  std::vector<std::uint32_t> expected = keys;
+  std::stable_sort(expected.begin(), expected.end(), [&](auto a, auto b) { return digit(a) < digit(b); });
+  for (std::size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], expected[i]) << "index " << i;
+}
+
+TEST(LookbackProtocolCpu, InterleavedStatesOnePerDigit) {
+  counting_pass_on_threads(50000, 64, oversubscribed, false);
+  counting_pass_on_threads(20000, 32, oversubscribed, true);
+  counting_pass_on_threads(65, 64, 4, false);
 }
 
 TEST(TileCounter, ClaimsAreUniqueAndDense) {

@@ -56,6 +56,15 @@ class tile_state {
   // `words` must hold bytes(num_tiles) bytes, 8-byte aligned, zeroed before first use.
   ONEPASS_HD explicit tile_state(void* words) : words_(static_cast<descriptor_word*>(words)) {}
 
+  // One of `count` interleaved tile_states sharing an array: tile t's descriptor of
+  // state i (0 <= i < count) sits at words (t * count + i) * words_per_tile. A radix
+  // sort keeps one state per digit this way, so a tile publishes all its digits' counts
+  // with one contiguous, coalesced store, and the threads looking back at one tile read
+  // neighbouring words. `words` must hold count * bytes(num_tiles) bytes.
+  ONEPASS_HD tile_state(void* words, int i, int count)
+      : words_(static_cast<descriptor_word*>(words) + static_cast<index_t>(i) * words_per_tile),
+        stride_(static_cast<index_t>(count) * words_per_tile) {}
+
   // Makes `value` with status `s` visible to readers of `tile`. A tile publishes at most
   // once per status, AGGREGATE (optional) before PREFIX.
   ONEPASS_HD ONEPASS_FORCEINLINE void publish(index_t tile, tile_status s, const T& value) const {
@@ -89,11 +98,11 @@ class tile_state {
  private:
   ONEPASS_HD ONEPASS_FORCEINLINE cuda::atomic_ref<descriptor_word, cuda::thread_scope_device> word(
       index_t tile, int w) const {
-    return cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(
-        words_[tile * words_per_tile + w]);
+    return cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(words_[tile * stride_ + w]);
   }
 
   descriptor_word* words_ = nullptr;
+  index_t stride_ = words_per_tile;  // words from one tile's descriptor to the next
 };
 
 // Hands out tile indices in the order in which blocks ask for them. A block that gets
