@@ -14,4 +14,5 @@
 #include "onepass/reduce.cuh"
 #include "onepass/scan.cuh"
 #include "onepass/select.cuh"
+#include "onepass/radix_sort.cuh"
 #include "onepass/rms_norm.cuh"

@@ -21,13 +21,6 @@
 
 namespace onepass::detail {
 
-// Test hook: called by the publishing thread before each publication; the default does
-// nothing. Tests pass a functor that stalls chosen tiles to prove the lookback waits
-// correctly (see ScanStress in tests/test_scan.cu).
-struct no_delay {
-  __device__ ONEPASS_FORCEINLINE void operator()(index_t /*tile*/, lookback::tile_status) const {}
-};
-
 // Warp 0's part of a tile, shared by both agents: publish the tile's aggregate (unless
 // the caller already has), look back, publish the inclusive prefix, and leave the
 // tile's exclusive prefix in `tile_prefix` (shared memory) for the block. Tile 0 has no

@@ -95,3 +95,15 @@ __device__ T lookback_warp(const tile_state<T>& state, index_t tile, Op op,
 #endif
 
 }  // namespace onepass::lookback
+
+#if defined(__CUDACC__)
+namespace onepass::detail {
+// Test hook of the kernels built on the lookback: called by the publishing thread before
+// each publication; the default does nothing. Tests pass a functor that stalls chosen
+// tiles to prove the lookback waits correctly (ScanStress in tests/test_scan.cu,
+// SelectStress, RadixSortStress).
+struct no_delay {
+  __device__ ONEPASS_FORCEINLINE void operator()(index_t /*tile*/, lookback::tile_status) const {}
+};
+}  // namespace onepass::detail
+#endif

@@ -1,0 +1,178 @@
+// radix_sort_tuning_sweep — tries shapes of the production radix sort against CUB's
+// DeviceRadixSort in the same run: uint32 keys and uint32 pairs at 2^k, uint64 keys at
+// 2^(k-1), random keys. Every output is checked against a CPU sort before it is timed;
+// timed like onepass-bench (bench/gpu.cuh: L2 flushed, median of 20).
+// Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
+//   radix_sort_tuning_sweep [log2_n=28]
+#include <cub/device/device_radix_sort.cuh>
+
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <string>
+
+#include "gpu.cuh"
+#include "onepass/radix_sort.cuh"
+
+using namespace onepass;
+
+template <int Items>
+struct row {
+  static constexpr tuning::radix_sort_tuning value{Items, 256, 4, 1ll << 28};
+};
+
+// The stable ascending sort of `keys` on the CPU (LSD, 8 bits a pass), and the
+// permutation it applied.
+template <class Key>
+void cpu_sort(std::vector<Key>& keys, std::vector<unsigned>& order) {
+  const std::size_t n = keys.size();
+  order.resize(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::vector<Key> k2(n);
+  std::vector<unsigned> o2(n);
+  for (int shift = 0; shift < static_cast<int>(8 * sizeof(Key)); shift += 8) {
+    std::size_t count[257] = {};
+    for (Key k : keys) ++count[((k >> shift) & 255) + 1];
+    for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t to = count[(keys[i] >> shift) & 255]++;
+      k2[to] = keys[i];
+      o2[to] = order[i];
+    }
+    keys.swap(k2);
+    order.swap(o2);
+  }
+}
+
+template <class Key, bool Pairs>
+struct sweep {
+  long long n;
+  std::vector<Key> host;
+  std::vector<Key> expected;
+  std::vector<unsigned> expected_order;
+  bench::device_array<Key> in, out;
+  bench::device_array<unsigned> vin, vout;
+  bench::timer& time;
+  int failures = 0;
+
+  sweep(long long n_, bench::timer& t) : n(n_), in(n_), out(n_), vin(Pairs ? n_ : 0), vout(Pairs ? n_ : 0), time(t) {
+    std::mt19937_64 rng(n);
+    host.resize(static_cast<std::size_t>(n));
+    for (auto& k : host) k = static_cast<Key>(rng());
+    expected = host;
+    cpu_sort(expected, expected_order);
+    in.upload(host);
+    if (Pairs) {
+      std::vector<unsigned> index(static_cast<std::size_t>(n));
+      std::iota(index.begin(), index.end(), 0u);
+      vin.upload(index);
+    }
+    const auto c = time.run([&] {
+      ONEPASS_CUDA_TRY(cudaMemcpyAsync(out.get(), in.get(), in.bytes(), cudaMemcpyDeviceToDevice, time.stream()));
+    });
+    std::printf("%s%s n=%lld, copy %.0f GB/s\n", sizeof(Key) == 4 ? "uint32" : "uint64", Pairs ? " pairs (uint32)" : " keys",
+                n, 2.0 * in.bytes() / c.median / 1e6);
+  }
+
+  template <class F>
+  void measure(const char* name, F&& call) {
+    ONEPASS_CUDA_TRY(cudaMemset(out.get(), 0xA5, out.bytes()));
+    call();
+    ONEPASS_CUDA_TRY(cudaDeviceSynchronize());
+    std::vector<Key> got(static_cast<std::size_t>(n));
+    ONEPASS_CUDA_TRY(cudaMemcpy(got.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
+    bool ok = got == expected;
+    if (ok && Pairs) {
+      std::vector<unsigned> order(static_cast<std::size_t>(n));
+      ONEPASS_CUDA_TRY(cudaMemcpy(order.data(), vout.get(), vout.bytes(), cudaMemcpyDeviceToHost));
+      ok = order == expected_order;
+    }
+    if (!ok) {
+      std::printf("  %-28s FAILED (output differs from the CPU sort)\n", name);
+      ++failures;
+      return;
+    }
+    const auto t = time.run(call);
+    std::printf("  %-28s %8.3f ms  %6.2f G keys/s\n", name, t.median, n / t.median / 1e6);
+  }
+
+  template <class Tuning>
+  void try_row(const char* name) {
+    using value_t = std::conditional_t<Pairs, unsigned, detail::keys_only>;
+    bench::device_array<unsigned char> ws(
+        static_cast<long long>(detail::radix_sort_plan<Key, value_t, Tuning>::workspace_bytes(n, false)));
+    const workspace w{ws.get(), ws.bytes()};
+    measure(name, [&] {
+      if constexpr (Pairs)
+        detail::radix_sort_copy_dispatch<Tuning>(in.get(), out.get(), vin.get(), vout.get(), n, {}, &w, time.stream());
+      else
+        detail::radix_sort_copy_dispatch<Tuning, Key, value_t>(in.get(), out.get(), nullptr, nullptr, n, {}, &w,
+                                                               time.stream());
+    });
+  }
+
+  void try_cub() {
+    std::size_t bytes = 0;
+    const int items = static_cast<int>(n);
+    if constexpr (Pairs)
+      ONEPASS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, in.get(), out.get(), vin.get(), vout.get(), items));
+    else
+      ONEPASS_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in.get(), out.get(), items));
+    bench::device_array<unsigned char> ws(static_cast<long long>(bytes));
+    measure("cub", [&] {
+      std::size_t b = bytes;
+      if constexpr (Pairs)
+        ONEPASS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(ws.get(), b, in.get(), out.get(), vin.get(), vout.get(), items,
+                                                         0, 8 * sizeof(Key), time.stream()));
+      else
+        ONEPASS_CUDA_TRY(
+            cub::DeviceRadixSort::SortKeys(ws.get(), b, in.get(), out.get(), items, 0, 8 * sizeof(Key), time.stream()));
+    });
+  }
+
+  void try_all() {
+    try_cub();
+    try_row<tuning::default_radix_sort_tuning<Key, std::conditional_t<Pairs, unsigned, detail::keys_only>>>(
+        "onepass (production row)");
+    try_row<row<8>>("256 x 8");
+    try_row<row<12>>("256 x 12");
+    try_row<row<20>>("256 x 20");
+  }
+};
+
+int main(int argc, char** argv) try {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: no usable CUDA device\n");
+    return 2;
+  }
+  const int log2_n = argc > 1 ? std::atoi(argv[1]) : 28;
+  if (log2_n < 10 || log2_n > 30) {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: log2_n must be in [10, 30]\n");
+    return 2;
+  }
+  const long long n = 1ll << log2_n;
+  cudaStream_t stream;
+  ONEPASS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  bench::timer time(stream, 2, 10, bench::query_device().l2_bytes);
+  int failures = 0;
+  {
+    sweep<unsigned, false> s(n, time);
+    s.try_all();
+    failures += s.failures;
+  }
+  {
+    sweep<unsigned, true> s(n, time);
+    s.try_all();
+    failures += s.failures;
+  }
+  {
+    sweep<unsigned long long, false> s(n / 2, time);
+    s.try_all();
+    failures += s.failures;
+  }
+  return failures ? 1 : 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "radix_sort_tuning_sweep: %s\n", e.what());
+  return 1;
+}

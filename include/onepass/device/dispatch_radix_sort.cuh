@@ -1,0 +1,252 @@
+// onepass/device/dispatch_radix_sort.cuh — sizes the production radix sort's workspace,
+// checks the arguments and launches: one memset and the histogram kernel, then per pass
+// and portion one memset (counter + descriptors) and one onesweep kernel.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <limits>
+#include <type_traits>
+
+#include "onepass/agent/radix_sort.cuh"
+#include "onepass/detail/launch.cuh"
+#include "onepass/radix_sort_options.cuh"
+#include "onepass/tuning/radix_sort_tuning.cuh"
+
+namespace onepass::detail {
+
+template <class Key, class Value, class Tuning = tuning::default_radix_sort_tuning<Key, Value>>
+struct radix_sort_plan {
+  static constexpr tuning::radix_sort_tuning tuning = Tuning::value;
+  static constexpr int items_per_thread = tuning.onesweep_items_per_thread;
+  static constexpr index_t tile_items = tuning.onesweep_tile_items();
+  static constexpr index_t portion_items = tuning.portion_items;
+  static_assert(portion_items <= (1ll << 31), "tuning: descriptor counts are 32-bit");
+  static constexpr int max_passes = (radix_key<Key>::bits + radix_digit_bits - 1) / radix_digit_bits;
+  static constexpr bool with_values = has_values<Value>;
+
+  static constexpr index_t portions(index_t n) { return (n + portion_items - 1) / portion_items; }
+  static constexpr index_t portion_tiles(index_t items) { return (items + tile_items - 1) / tile_items; }
+  static constexpr std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+  // Workspace: [histograms][tile counter, 16 bytes][descriptors][alternate keys][alternate
+  // values]; the alternate buffers only for the copy style (the double-buffer style
+  // ping-pongs between the caller's buffers).
+  static constexpr std::size_t histogram_bytes(index_t n) {
+    return round_up(static_cast<std::size_t>(max_passes * portions(n)) * radix_digits * sizeof(unsigned long long));
+  }
+  static constexpr std::size_t counter_bytes = 16;
+  static constexpr std::size_t lookback_bytes(index_t n) {
+    const index_t most = n < portion_items ? n : portion_items;
+    return round_up(counter_bytes + radix_digits * lookback::tile_state<unsigned>::bytes(portion_tiles(most)));
+  }
+  static constexpr std::size_t alternate_bytes(index_t n) {
+    std::size_t bytes = round_up(static_cast<std::size_t>(n) * sizeof(Key));
+    if constexpr (with_values) bytes += round_up(static_cast<std::size_t>(n) * sizeof(Value));
+    return bytes;
+  }
+  static constexpr std::size_t workspace_bytes(index_t n, bool double_buffer) {
+    return n <= 0 ? 0 : histogram_bytes(n) + lookback_bytes(n) + (double_buffer ? 0 : alternate_bytes(n));
+  }
+};
+
+template <class Key, class Value, class Tuning>
+using radix_sort_plan_for =
+    radix_sort_plan<Key, Value,
+                    std::conditional_t<std::is_void_v<Tuning>, tuning::default_radix_sort_tuning<Key, Value>, Tuning>>;
+
+// The passes' buffers: pass p reads `keys_in` (p == 0) or what pass p - 1 wrote, and
+// writes even_keys (p even) or odd_keys (p odd); values alike.
+template <class Key, class Value>
+struct radix_pass_buffers {
+  const Key* keys_in;
+  Key* even_keys;
+  Key* odd_keys;
+  const Value* values_in;
+  Value* even_values;
+  Value* odd_values;
+};
+
+// The passes alone, for callers that have checked everything (n > 0, range.bits() > 0).
+template <class Tuning = void, class Key, class Value, class Delay = no_delay>
+void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n, radix_bit_range range,
+                       bool descending, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
+  using plan = radix_sort_plan_for<Key, Value, Tuning>;
+  constexpr int threads = radix_digits;
+  const int passes = (range.bits() + radix_digit_bits - 1) / radix_digit_bits;
+  const index_t portions = plan::portions(n);
+  auto* base = static_cast<unsigned char*>(ws.data);
+  auto* hist = reinterpret_cast<unsigned long long*>(base);
+  unsigned char* lookback_area = base + plan::histogram_bytes(n);
+
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(hist, 0, plan::histogram_bytes(n), stream));
+  {
+    constexpr int hist_threads = plan::tuning.histogram_block_threads;
+    const index_t first_portion = n < plan::portion_items ? n : plan::portion_items;
+    const index_t wanted = (first_portion + hist_threads * 16 - 1) / (hist_threads * 16);
+    const index_t most = static_cast<index_t>(multiprocessor_count()) * plan::tuning.histogram_blocks_per_sm;
+    const dim3 grid(static_cast<unsigned>(wanted < most ? wanted : most), static_cast<unsigned>(portions));
+    launch(radix_histogram_kernel<Key, hist_threads, plan::max_passes>, grid, hist_threads, 0, stream,
+           buffers.keys_in, n, plan::portion_items, range.begin, range.end, descending, hist);
+  }
+
+  constexpr auto kernel = radix_onesweep_kernel<Key, Value, threads, plan::items_per_thread, Delay>;
+  for (int p = 0; p < passes; ++p) {
+    const radix_pass pass{range.begin + p * radix_digit_bits,
+                          range.end - range.begin - p * radix_digit_bits < radix_digit_bits
+                              ? range.end - range.begin - p * radix_digit_bits
+                              : radix_digit_bits};
+    const bool even = p % 2 == 0;
+    const Key* keys_src = p == 0 ? buffers.keys_in : even ? buffers.odd_keys : buffers.even_keys;
+    const Value* values_src = p == 0 ? buffers.values_in : even ? buffers.odd_values : buffers.even_values;
+    Key* keys_dst = even ? buffers.even_keys : buffers.odd_keys;
+    Value* values_dst = even ? buffers.even_values : buffers.odd_values;
+    for (index_t q = 0; q < portions; ++q) {
+      const index_t begin = q * plan::portion_items;
+      const index_t items = n - begin < plan::portion_items ? n - begin : plan::portion_items;
+      const index_t tiles = plan::portion_tiles(items);
+      ONEPASS_CUDA_TRY(cudaMemsetAsync(
+          lookback_area, 0, plan::counter_bytes + radix_digits * lookback::tile_state<unsigned>::bytes(tiles), stream));
+      const radix_portion portion{begin, items, static_cast<int>(q), static_cast<int>(portions),
+                                  hist + static_cast<index_t>(p) * portions * radix_digits};
+      launch(kernel, dim3(static_cast<unsigned>(tiles)), threads, 0, stream, keys_src, keys_dst, values_src,
+             values_dst, portion, pass, descending, static_cast<void*>(lookback_area + plan::counter_bytes),
+             lookback::tile_counter(lookback_area), delay);
+    }
+  }
+}
+
+template <class Key, class Value>
+void check_radix_sort_memory(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
+                             index_t n) {
+  check_device_accessible(keys_in, n, "keys_in");
+  check_device_accessible(keys_out, n, "keys_out");
+  if constexpr (has_values<Value>) {
+    check_device_accessible(values_in, n, "values_in");
+    check_device_accessible(values_out, n, "values_out");
+  } else {
+    (void)values_in;
+    (void)values_out;
+  }
+}
+
+// Copy style: keys_in (and values_in) are left alone unless they are also the output.
+// ws == nullptr: the simple style (stream-ordered allocation of the workspace).
+template <class Tuning = void, class Key, class Value, class Delay = no_delay>
+void radix_sort_copy_dispatch(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
+                              index_t n, const radix_sort_options& options, const workspace* ws,
+                              cudaStream_t stream, Delay delay = {}) {
+  using plan = radix_sort_plan_for<Key, Value, Tuning>;
+  const radix_bit_range range = check_radix_options<Key>(options);
+  check_radix_sort_args(keys_in, keys_out, values_in, values_out, n);
+  const std::size_t needed = plan::workspace_bytes(n, false);
+  if (ws) check_workspace(*ws, needed);
+  check_radix_sort_memory(keys_in, keys_out, values_in, values_out, n);
+  if (n == 0) return;
+  if (range.bits() == 0) {  // nothing to compare: every key is equal, the order stays
+    if (keys_out != keys_in)
+      ONEPASS_CUDA_TRY(cudaMemcpyAsync(keys_out, keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+    if constexpr (has_values<Value>)
+      if (values_out != values_in)
+        ONEPASS_CUDA_TRY(
+            cudaMemcpyAsync(values_out, values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
+    return;
+  }
+  workspace scratch = ws ? *ws : workspace{nullptr, needed};
+  if (!ws) ONEPASS_CUDA_TRY(cudaMallocAsync(&scratch.data, needed, stream));
+  try {
+    auto* alternate = static_cast<unsigned char*>(scratch.data) + plan::histogram_bytes(n) + plan::lookback_bytes(n);
+    Key* alt_keys = reinterpret_cast<Key*>(alternate);
+    Value* alt_values = nullptr;
+    if constexpr (has_values<Value>)
+      alt_values = reinterpret_cast<Value*>(alternate + plan::round_up(static_cast<std::size_t>(n) * sizeof(Key)));
+    // The last pass must write keys_out: with an odd number of passes the even passes
+    // write it, with an even number the odd ones. In place with an odd number of passes,
+    // pass 0 would read and write the same buffer: start from a copy instead.
+    const int passes = (range.bits() + radix_digit_bits - 1) / radix_digit_bits;
+    const bool odd = passes % 2 == 1;
+    radix_pass_buffers<Key, Value> b{keys_in, odd ? keys_out : alt_keys, odd ? alt_keys : keys_out,
+                                     values_in, odd ? values_out : alt_values, odd ? alt_values : values_out};
+    if (odd && keys_in == keys_out) {
+      ONEPASS_CUDA_TRY(cudaMemcpyAsync(alt_keys, keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+      b.keys_in = alt_keys;
+    }
+    if constexpr (has_values<Value>) {
+      if (odd && values_in == values_out) {
+        ONEPASS_CUDA_TRY(
+            cudaMemcpyAsync(alt_values, values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
+        b.values_in = alt_values;
+      }
+    }
+    radix_sort_launch<Tuning>(b, n, range, options.order == sort_order::descending, scratch, stream, delay);
+  } catch (...) {
+    if (!ws) (void)cudaFreeAsync(scratch.data, stream);
+    throw;
+  }
+  if (!ws) ONEPASS_CUDA_TRY(cudaFreeAsync(scratch.data, stream));
+}
+
+template <class T>
+void check_double_buffer(const double_buffer<T>& b, index_t n, const char* name) {
+  if (b.selector != 0 && b.selector != 1)
+    throw invalid_argument(name, "has selector " + std::to_string(b.selector) + "; it must be 0 or 1");
+  const std::string current = std::string(name) + ".current()", alternate = std::string(name) + ".alternate()";
+  check_pointer(b.current(), n, current.c_str());
+  check_pointer(b.alternate(), n, alternate.c_str());
+  if (n > 0 && b.current() == b.alternate())
+    throw invalid_argument(name, "has the same buffer twice; it needs two distinct buffers of n items");
+  check_no_partial_overlap(b.current(), b.alternate(), n, current.c_str(), alternate.c_str());
+}
+
+// Double-buffer style: sorts between the two buffers of `keys` (and `values`); on return
+// their selectors name the buffers holding the result. values == nullptr: keys only.
+template <class Tuning = void, class Key, class Value, class Delay = no_delay>
+void radix_sort_double_buffer_dispatch(double_buffer<Key>& keys, double_buffer<Value>* values, index_t n,
+                                       const radix_sort_options& options, const workspace* ws,
+                                       cudaStream_t stream, Delay delay = {}) {
+  using plan = radix_sort_plan_for<Key, Value, Tuning>;
+  static_check_radix_key<Key>();
+  static_check_radix_value<Value>();
+  const radix_bit_range range = check_radix_options<Key>(options);
+  check_count(n);
+  check_double_buffer(keys, n, "keys");
+  if constexpr (has_values<Value>) {
+    check_double_buffer(*values, n, "values");
+    check_radix_sort_args<Key, Value>(keys.current(), keys.alternate(), values->current(), values->alternate(), n);
+    const auto k = reinterpret_cast<std::uintptr_t>(keys.current());
+    const auto v = reinterpret_cast<std::uintptr_t>(values->current());
+    if (n > 0 && k < v + n * sizeof(Value) && v < k + n * sizeof(Key))
+      throw invalid_argument("values", "has a buffer that overlaps one of 'keys'");
+  }
+  const std::size_t needed = plan::workspace_bytes(n, true);
+  if (ws) check_workspace(*ws, needed);
+  if constexpr (has_values<Value>)
+    check_radix_sort_memory<Key, Value>(keys.current(), keys.alternate(), values->current(), values->alternate(), n);
+  else
+    check_radix_sort_memory<Key, Value>(keys.current(), keys.alternate(), nullptr, nullptr, n);
+  const int passes = (range.bits() + radix_digit_bits - 1) / radix_digit_bits;
+  if (n == 0 || passes == 0) return;
+  workspace scratch = ws ? *ws : workspace{nullptr, needed};
+  if (!ws) ONEPASS_CUDA_TRY(cudaMallocAsync(&scratch.data, needed, stream));
+  try {
+    radix_pass_buffers<Key, Value> b{keys.current(), keys.alternate(), keys.current(), nullptr, nullptr, nullptr};
+    if constexpr (has_values<Value>) b = {keys.current(), keys.alternate(), keys.current(),
+                                          values->current(), values->alternate(), values->current()};
+    radix_sort_launch<Tuning>(b, n, range, options.order == sort_order::descending, scratch, stream, delay);
+  } catch (...) {
+    if (!ws) (void)cudaFreeAsync(scratch.data, stream);
+    throw;
+  }
+  if (!ws) ONEPASS_CUDA_TRY(cudaFreeAsync(scratch.data, stream));
+  keys.selector ^= passes & 1;
+  if constexpr (has_values<Value>) values->selector ^= passes & 1;
+}
+
+template <class Index>
+__global__ void radix_iota_kernel(Index* out, index_t n) {
+  const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = static_cast<Index>(i);
+}
+
+}  // namespace onepass::detail

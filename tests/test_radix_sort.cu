@@ -1,0 +1,379 @@
+// The production radix sort through its public API: keys and pairs, both call styles,
+// the double-buffer style, the sorting permutation, every key type, both orders, bit
+// ranges, key distributions (floats with -0.0, infinities and NaNs), in place, several
+// portions (a test tuning with tiny portions), stalled tiles that the per-digit lookback
+// must wait for, and CUDA-graph capture. Exact against std::stable_sort on the ordered
+// bit patterns; values carry each key's original index, so stability is checked too.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "onepass/radix_sort.cuh"
+#include "support/reference.hpp"
+#include "support/test_support.cuh"
+
+namespace onepass::test {
+namespace {
+
+using detail::keys_only;
+
+enum class dist { random, low_entropy, all_equal, sorted, reverse, range16, specials };
+
+const char* dist_name(dist d) {
+  switch (d) {
+    case dist::random: return "random";
+    case dist::low_entropy: return "low_entropy";
+    case dist::all_equal: return "all_equal";
+    case dist::sorted: return "sorted";
+    case dist::reverse: return "reverse";
+    case dist::range16: return "range16";
+    case dist::specials: return "specials";
+  }
+  return "?";
+}
+
+// Keys from random bit patterns (so every bit of every digit varies), NaNs replaced by
+// ordinary numbers except in `specials`, which mixes +-0.0, +-inf, NaNs of both signs,
+// denormals and the type's extremes into random keys.
+template <class Key>
+std::vector<Key> make_keys(long long n, dist d, std::uint64_t seed) {
+  using traits = detail::radix_key<Key>;
+  using bits_t = typename traits::bits_type;
+  std::mt19937_64 rng(seed);
+  const auto random_key = [&] {
+    bits_t b = static_cast<bits_t>(rng());
+    Key k;
+    std::memcpy(&k, &b, sizeof k);
+    if constexpr (std::is_floating_point_v<Key>)
+      if (std::isnan(k)) k = static_cast<Key>(static_cast<double>(b % 1000) - 500);
+    return k;
+  };
+  std::vector<Key> keys(static_cast<std::size_t>(n));
+  for (auto& k : keys) {
+    switch (d) {
+      case dist::low_entropy: {  // AND of three random words: bits mostly 0
+        const bits_t b = static_cast<bits_t>(rng() & rng() & rng());
+        std::memcpy(&k, &b, sizeof k);
+        if constexpr (std::is_floating_point_v<Key>)
+          if (std::isnan(k)) k = Key(1);
+        break;
+      }
+      case dist::all_equal: k = static_cast<Key>(42); break;
+      case dist::range16: k = static_cast<Key>(static_cast<long long>(rng() % 16) - (std::is_signed_v<Key> ? 8 : 0)); break;
+      case dist::specials:
+        if constexpr (std::is_floating_point_v<Key>) {
+          const Key special[] = {Key(0.0), -Key(0.0), std::numeric_limits<Key>::infinity(),
+                                 -std::numeric_limits<Key>::infinity(), std::numeric_limits<Key>::quiet_NaN(),
+                                 -std::numeric_limits<Key>::quiet_NaN(), std::numeric_limits<Key>::denorm_min(),
+                                 std::numeric_limits<Key>::lowest(), std::numeric_limits<Key>::max()};
+          k = rng() % 2 ? special[rng() % 9] : random_key();
+        } else {
+          const Key special[] = {Key(0), std::numeric_limits<Key>::min(), std::numeric_limits<Key>::max(), Key(1)};
+          k = rng() % 2 ? special[rng() % 4] : random_key();
+        }
+        break;
+      default: k = random_key();
+    }
+  }
+  if (d == dist::sorted || d == dist::reverse) {
+    std::stable_sort(keys.begin(), keys.end(), [](Key a, Key b) { return traits::to_ordered(a) < traits::to_ordered(b); });
+    if (d == dist::reverse) std::reverse(keys.begin(), keys.end());
+  }
+  return keys;
+}
+
+// The stable sorting permutation of `keys` on ordered bits [begin, end).
+template <class Key>
+std::vector<std::uint32_t> reference_permutation(const std::vector<Key>& keys, bool descending, int begin, int end) {
+  using bits_t = typename detail::radix_key<Key>::bits_type;
+  const int width = end - begin;
+  const bits_t mask = width == 0 ? 0 : width >= detail::radix_key<Key>::bits ? ~bits_t{0} : (bits_t{1} << width) - 1;
+  const auto field = [&](Key k) { return (detail::ordered_bits(k, descending) >> (begin % detail::radix_key<Key>::bits)) & mask; };
+  std::vector<std::uint32_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return field(keys[a]) < field(keys[b]); });
+  return order;
+}
+
+template <class T>
+std::vector<T> permuted(const std::vector<T>& v, const std::vector<std::uint32_t>& order) {
+  std::vector<T> out(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) out[i] = v[order[i]];
+  return out;
+}
+
+// A tuning with portions of four tiles, so small inputs run the multi-portion path.
+template <class Key, class Value>
+struct tiny_portions {
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t = tuning::default_radix_sort_tuning<Key, Value>::value;
+    t.portion_items = 4ll * t.onesweep_tile_items();
+    return t;
+  }();
+};
+
+// One sort of `keys` (pairs with the original index as value when WithValues) through
+// the copy-style dispatcher with Tuning, checked against the reference.
+template <class Key, bool WithValues, class Tuning = void, class Delay = detail::no_delay>
+void check_sort(const std::vector<Key>& keys, radix_sort_options options, bool in_place, bool workspace_style,
+                Delay delay = {}) {
+  using Value = std::conditional_t<WithValues, std::uint32_t, keys_only>;
+  const long long n = static_cast<long long>(keys.size());
+  const bool descending = options.order == sort_order::descending;
+  const int end = options.end_bit < 0 ? detail::radix_key<Key>::bits : options.end_bit;
+  const auto order = reference_permutation(keys, descending, options.begin_bit, end);
+  std::vector<std::uint32_t> index(keys.size());
+  std::iota(index.begin(), index.end(), 0u);
+
+  device_buffer<Key> in(keys), out(n + 1);
+  device_buffer<std::uint32_t> vin(index), vout(n + 1);
+  if (in_place) {
+    ONEPASS_CHECK_CUDA(cudaMemcpy(out.get(), in.get(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
+    ONEPASS_CHECK_CUDA(cudaMemcpy(vout.get(), vin.get(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice));
+  }
+  const Key* src = in_place ? out.get() : in.get();
+  const std::uint32_t* vsrc = in_place ? vout.get() : vin.get();
+  using plan = detail::radix_sort_plan_for<Key, Value, Tuning>;
+  device_buffer<unsigned char> ws(workspace_style ? static_cast<long long>(plan::workspace_bytes(n, false)) : 0);
+  const workspace w{ws.get(), ws.bytes()};
+  if constexpr (WithValues)
+    detail::radix_sort_copy_dispatch<Tuning>(src, out.get(), vsrc, vout.get(), n, options,
+                                             workspace_style ? &w : nullptr, nullptr, delay);
+  else
+    detail::radix_sort_copy_dispatch<Tuning, Key, keys_only>(src, out.get(), nullptr, nullptr, n, options,
+                                                             workspace_style ? &w : nullptr, nullptr, delay);
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  const auto got = out.download(n + 1);
+  EXPECT_EQ(first_written(got, static_cast<std::size_t>(n)), "") << "wrote past keys_out";
+  EXPECT_EQ(first_difference(permuted(keys, order), std::vector<Key>(got.begin(), got.begin() + n)), "") << "keys";
+  if (!in_place) EXPECT_EQ(first_difference(keys, in.download()), "") << "keys_in was modified";
+  if constexpr (WithValues) {
+    const auto got_values = vout.download(n);
+    EXPECT_EQ(first_difference(order, got_values), "") << "values (the original indices: stability)";
+  }
+}
+
+template <class Key>
+std::vector<long long> sort_sizes() {
+  const long long tile = detail::radix_sort_plan<Key, keys_only>::tile_items;
+  std::vector<long long> sizes = {0, 1, 31, 32, 33, 255, 256, 257, tile - 1, tile, tile + 1, 3 * tile + 7,
+                                  65537, 300001};
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
+              sizes.end());
+  return sizes;
+}
+
+template <class Key>
+class RadixSortPublic : public ::testing::Test {};
+using KeyTypes = ::testing::Types<unsigned, int, float, unsigned long long, long long, double>;
+TYPED_TEST_SUITE(RadixSortPublic, KeyTypes);
+
+// Every size with random keys, keys alone and pairs, both orders, both call styles.
+TYPED_TEST(RadixSortPublic, EverySizeBothOrdersKeysAndPairs) {
+  ONEPASS_REQUIRE_GPU();
+  using Key = TypeParam;
+  for (long long n : sort_sizes<Key>()) {
+    const auto keys = make_keys<Key>(n, dist::random, 100 + n);
+    for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+      SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) +
+                   (o == sort_order::descending ? " descending" : " ascending"));
+      check_sort<Key, false>(keys, {o}, false, n % 2 == 0);
+      check_sort<Key, true>(keys, {o}, false, n % 2 == 1);
+    }
+  }
+}
+
+// Every distribution, with bit ranges that leave whole and partial digits (one pass of
+// fewer than 8 bits, an odd number of passes, an empty range), in place or not.
+TYPED_TEST(RadixSortPublic, DistributionsBitRangesInPlace) {
+  ONEPASS_REQUIRE_GPU();
+  using Key = TypeParam;
+  constexpr int width = detail::radix_key<Key>::bits;
+  const radix_sort_options ranges[] = {{sort_order::ascending, 0, -1},
+                                       {sort_order::descending, 0, 8},
+                                       {sort_order::ascending, 4, 20},
+                                       {sort_order::descending, 3, width - 5},
+                                       {sort_order::ascending, width - 1, width},
+                                       {sort_order::ascending, 7, 7}};
+  const long long n = std::min(max_test_items(), 70001ll);
+  for (dist d : {dist::random, dist::low_entropy, dist::all_equal, dist::sorted, dist::reverse, dist::range16,
+                 dist::specials}) {
+    const auto keys = make_keys<Key>(n, d, 7 + static_cast<int>(d));
+    for (const auto& r : ranges) {
+      for (bool in_place : {false, true}) {
+        SCOPED_TRACE(std::string(type_name<Key>()) + " " + dist_name(d) + " bits [" + std::to_string(r.begin_bit) +
+                     ", " + std::to_string(r.end_bit) + ")" + (in_place ? " in place" : ""));
+        check_sort<Key, true>(keys, r, in_place, in_place);
+      }
+    }
+  }
+}
+
+// Inputs of several portions (a tuning with four tiles per portion), ending on a partial
+// tile and on a partial portion.
+TYPED_TEST(RadixSortPublic, SeveralPortions) {
+  ONEPASS_REQUIRE_GPU();
+  using Key = TypeParam;
+  using tuning_t = tiny_portions<Key, std::uint32_t>;
+  const long long portion = tuning_t::value.portion_items, tile = tuning_t::value.onesweep_tile_items();
+  for (long long n : {portion, portion + 1, 3 * portion + tile / 2, 5 * portion - 1}) {
+    for (dist d : {dist::random, dist::range16}) {
+      SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " " + dist_name(d));
+      const auto keys = make_keys<Key>(n, d, n);
+      check_sort<Key, true, tuning_t>(keys, {sort_order::ascending}, false, true);
+      check_sort<Key, true, tuning_t>(keys, {sort_order::descending, 0, 12}, true, true);
+    }
+  }
+}
+
+// --- stalled tiles ----------------------------------------------------------------------
+// Some tiles sleep before publishing their counts, others before their inclusive counts,
+// tile 0 long: successors find INVALID and AGGREGATE descriptors many tiles deep.
+struct stall_some_tiles {
+  unsigned salt;
+  __device__ void operator()(long long tile, lookback::tile_status s) const {
+    const unsigned h = static_cast<unsigned>(tile * 2654435761u) ^ salt;
+    const bool stall = tile == 0 || (s == lookback::tile_status::aggregate ? h % 7 == 0 : h % 5 == 1);
+    if (stall) {
+      const long long until = clock64() + (tile == 0 ? 100000 : 10000 + (h % 64) * 500);
+      while (clock64() < until) {
+      }
+    }
+  }
+};
+
+TEST(RadixSortStress, StalledTilesNeitherDeadlockNorMisplaceKeys) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min(max_test_items(), (1ll << 20) + 17);
+  for (unsigned salt = 0; salt < 2; ++salt) {
+    check_sort<unsigned, true>(make_keys<unsigned>(n, dist::random, salt), {}, false, true, stall_some_tiles{salt});
+    check_sort<double, true>(make_keys<double>(n, dist::range16, salt), {sort_order::descending}, false, true,
+                             stall_some_tiles{salt});
+    check_sort<int, true, tiny_portions<int, std::uint32_t>>(make_keys<int>(n, dist::low_entropy, salt), {}, true,
+                                                             true, stall_some_tiles{salt});
+  }
+}
+
+// --- the other entry points -------------------------------------------------------------
+TEST(RadixSort, DoubleBufferStyleEndsInCurrentWithoutACopy) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min(max_test_items(), 100003ll);
+  const auto keys = make_keys<float>(n, dist::specials, 5);
+  std::vector<double> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i) * 0.5;
+  for (int end_bit : {32, 24, 16, 0}) {  // 4, 3, 2 and 0 passes: both parities
+    SCOPED_TRACE("end_bit " + std::to_string(end_bit));
+    device_buffer<float> k0(keys), k1(n);
+    device_buffer<double> v0(values), v1(n);
+    double_buffer<float> kb(k0.get(), k1.get());
+    double_buffer<double> vb(v0.get(), v1.get());
+    device_buffer<unsigned char> ws(static_cast<long long>(radix_sort_double_buffer_workspace_bytes<float, double>(n)));
+    EXPECT_LT(ws.bytes(), (radix_sort_workspace_bytes<float, double>(n))) << "no n-item buffers needed";
+    radix_sort_pairs(kb, vb, n, {sort_order::ascending, 0, end_bit}, workspace{ws.get(), ws.bytes()}, nullptr);
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    const int passes = (end_bit + 7) / 8;
+    EXPECT_EQ(kb.selector, passes % 2);
+    EXPECT_EQ(vb.selector, passes % 2);
+    const auto order = reference_permutation(keys, false, 0, end_bit);
+    std::vector<float> got_keys(keys.size());
+    std::vector<double> got_values(keys.size());
+    ONEPASS_CHECK_CUDA(cudaMemcpy(got_keys.data(), kb.current(), n * sizeof(float), cudaMemcpyDeviceToHost));
+    ONEPASS_CHECK_CUDA(cudaMemcpy(got_values.data(), vb.current(), n * sizeof(double), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(first_difference(permuted(keys, order), got_keys), "");
+    EXPECT_EQ(first_difference(permuted(values, order), got_values), "");
+  }
+  // Keys alone, simple style, descending.
+  const auto ukeys = make_keys<unsigned long long>(n, dist::random, 6);
+  device_buffer<unsigned long long> a(ukeys), b(n);
+  double_buffer<unsigned long long> db(a.get(), b.get());
+  radix_sort_keys(db, n, {sort_order::descending});
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(db.selector, 0) << "8 passes";
+  std::vector<unsigned long long> got(ukeys.size());
+  ONEPASS_CHECK_CUDA(cudaMemcpy(got.data(), db.current(), n * sizeof(got[0]), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(first_difference(permuted(ukeys, reference_permutation(ukeys, true, 0, 64)), got), "");
+}
+
+TEST(RadixSort, PermutationOfKeysLeftUnchanged) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min(max_test_items(), 77777ll);
+  const auto keys = make_keys<double>(n, dist::range16, 9);
+  device_buffer<double> in(keys);
+  device_buffer<std::uint32_t> perm32(n);
+  device_buffer<long long> perm64(n);
+  radix_sort_permutation(in.get(), n, perm32.get(), {sort_order::descending});
+  radix_sort_permutation(in.get(), n, perm64.get());
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(first_difference(reference_permutation(keys, true, 0, 64), perm32.download()), "");
+  const auto ascending = reference_permutation(keys, false, 0, 64);
+  EXPECT_EQ(first_difference(std::vector<long long>(ascending.begin(), ascending.end()), perm64.download()), "");
+  EXPECT_EQ(first_difference(keys, in.download()), "");
+}
+
+TEST(RadixSort, WorkspaceStyleInCudaGraph) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min(max_test_items(), 3ll * 4096 + 77);
+  device_buffer<int> in(n), out(n);
+  device_buffer<std::uint32_t> vin(n), vout(n);
+  device_buffer<unsigned char> ws(static_cast<long long>(radix_sort_workspace_bytes<int, std::uint32_t>(n)));
+  cudaStream_t stream;
+  ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  ONEPASS_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  radix_sort_pairs(in.get(), out.get(), vin.get(), vout.get(), n, {}, workspace{ws.get(), ws.bytes()}, stream);
+  ONEPASS_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec;
+  ONEPASS_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  std::vector<std::uint32_t> index(static_cast<std::size_t>(n));
+  std::iota(index.begin(), index.end(), 0u);
+  vin.upload(index);
+  for (int replay = 0; replay < 3; ++replay) {
+    const auto keys = make_keys<int>(n, dist::random, 77 + replay);
+    in.upload(keys);
+    out.poison();
+    ONEPASS_CHECK_CUDA(cudaGraphLaunch(exec, stream));
+    ONEPASS_CHECK_CUDA(cudaStreamSynchronize(stream));
+    const auto order = reference_permutation(keys, false, 0, 32);
+    EXPECT_EQ(first_difference(permuted(keys, order), out.download()), "") << "replay " << replay;
+    EXPECT_EQ(first_difference(order, vout.download()), "") << "replay " << replay;
+  }
+  ONEPASS_CHECK_CUDA(cudaGraphExecDestroy(exec));
+  ONEPASS_CHECK_CUDA(cudaGraphDestroy(graph));
+  ONEPASS_CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+// --- bad input: named, before anything is written -----------------------------------------
+TEST(RadixSort, BadArgumentsAreNamedAndNothingIsWritten) {
+  const int* none = nullptr;
+  int* out_none = nullptr;
+  expect_rejected([&] { radix_sort_keys(none, out_none, 5); }, "keys_in", "null");
+  expect_rejected([&] { radix_sort_keys(none, out_none, -1); }, "n", "negative");
+  int fake[8] = {};
+  expect_rejected([&] { radix_sort_keys(fake, fake + 1, 4); }, "keys_out", "overlaps");
+  expect_rejected([&] { radix_sort_keys(fake, fake + 4, 4, {sort_order::ascending, 0, 33}); }, "options.end_bit",
+                  "outside");
+  expect_rejected([&] { radix_sort_keys(fake, fake + 4, 4, {sort_order::ascending, 9, 8}); }, "options.end_bit",
+                  "outside");
+  expect_rejected([&] { radix_sort_keys(fake, fake + 4, 4, {sort_order::ascending, -1, 8}); }, "options.begin_bit",
+                  "outside");
+  float fk[4] = {}, fv[4] = {};
+  expect_rejected([&] { radix_sort_pairs(fk, fk, fv, fk, 4); }, "values_out", "overlaps");
+  double_buffer<int> same(fake, fake);
+  expect_rejected([&] { radix_sort_keys(same, 4); }, "keys", "same buffer");
+  expect_rejected([&] { radix_sort_keys(fake, fake + 4, 4, {}, workspace{nullptr, 0}, nullptr); }, "workspace",
+                  "null");
+  int perm[4];
+  expect_rejected([&] { radix_sort_permutation(fake, (1ll << 31) + 1, perm); }, "permutation", "too small");
+}
+
+TEST(RadixSort, HostMemoryIsRejectedAndNothingIsWritten) {
+  ONEPASS_REQUIRE_GPU();
+  std::vector<unsigned> host = make_keys<unsigned>(1000, dist::random, 1);
+  device_buffer<unsigned> out(1000);
+  expect_rejected([&] { radix_sort_keys(host.data(), out.get(), 1000); }, "keys_in", "host memory");
+  EXPECT_EQ(first_written(out.download()), "");
+}
+
+}  // namespace
+}  // namespace onepass::test
