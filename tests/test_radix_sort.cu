@@ -343,6 +343,73 @@ TEST(RadixSort, WorkspaceStyleInCudaGraph) {
   ONEPASS_CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
+// --- the host-side plan (CPU) ----------------------------------------------------------
+// The copy style's buffer schedule, for every pass count and in place or not: no pass
+// reads the buffer it writes, pass 0 reads the input (or its copy), and the last pass
+// writes the output.
+TEST(RadixSortPlan, CopyStyleScheduleNeverReadsWhatAPassWrites) {
+  unsigned in[4], out[4], alt[4];
+  double vin[4], vout[4], valt[4];
+  for (int passes = 1; passes <= 8; ++passes) {
+    for (bool in_place : {false, true}) {
+      SCOPED_TRACE("passes " + std::to_string(passes) + (in_place ? " in place" : ""));
+      const unsigned* k_in = in_place ? out : in;
+      const double* v_in = in_place ? vout : vin;
+      bool copy_keys = false, copy_values = false;
+      const auto b = detail::copy_style_schedule(k_in, out, alt, v_in, vout, valt, passes, &copy_keys, &copy_values);
+      EXPECT_EQ(copy_keys, in_place && passes % 2 == 1);
+      EXPECT_EQ(copy_values, copy_keys);
+      EXPECT_EQ(b.keys_from(0), copy_keys ? alt : k_in);
+      EXPECT_EQ(b.values_from(0), copy_values ? valt : v_in);
+      EXPECT_EQ(b.keys_to(passes - 1), out);
+      EXPECT_EQ(b.values_to(passes - 1), vout);
+      for (int p = 0; p < passes; ++p) {
+        EXPECT_NE(static_cast<const void*>(b.keys_from(p)), static_cast<const void*>(b.keys_to(p))) << "pass " << p;
+        EXPECT_NE(static_cast<const void*>(b.values_from(p)), static_cast<const void*>(b.values_to(p))) << "pass " << p;
+        EXPECT_TRUE(b.keys_to(p) == out || b.keys_to(p) == alt);
+      }
+    }
+  }
+}
+
+// Passes cover the bit range exactly, least significant first, the last one narrower
+// when the range is not a multiple of 8 bits.
+TEST(RadixSortPlan, PassesCoverTheBitRange) {
+  for (int begin = 0; begin <= 64; begin += 3) {
+    for (int end = begin; end <= 64; end += 5) {
+      const detail::radix_bit_range r{begin, end};
+      const int passes = detail::radix_pass_count(r);
+      EXPECT_EQ(passes, (end - begin + 7) / 8);
+      int next = begin;
+      for (int p = 0; p < passes; ++p) {
+        const auto pass = detail::radix_pass_of(r, p);
+        EXPECT_EQ(pass.shift, next);
+        EXPECT_GE(pass.bits, 1);
+        EXPECT_LE(pass.bits, 8);
+        EXPECT_TRUE(pass.bits == 8 || p == passes - 1);
+        next += pass.bits;
+      }
+      EXPECT_EQ(next, end) << "[" << begin << ", " << end << ")";
+    }
+  }
+}
+
+// Workspace sizes: zero for n = 0; regions on 256-byte boundaries; the double-buffer
+// style needs no n-item buffers; the descriptors stop growing after one portion.
+TEST(RadixSortPlan, WorkspaceSizes) {
+  using plan = detail::radix_sort_plan<unsigned, std::uint32_t>;
+  EXPECT_EQ(radix_sort_workspace_bytes<unsigned>(0), 0u);
+  for (long long n : {1ll, 4095ll, 4096ll, 1ll << 20, (1ll << 28) + 1, 3ll << 30}) {
+    EXPECT_EQ(plan::histogram_bytes(n) % 256, 0u);
+    EXPECT_EQ(plan::lookback_bytes(n) % 256, 0u);
+    EXPECT_GE(plan::workspace_bytes(n, false), plan::workspace_bytes(n, true) + 8 * static_cast<std::size_t>(n));
+    EXPECT_LE(plan::lookback_bytes(n), plan::lookback_bytes(plan::portion_items) + 0u);
+  }
+  EXPECT_EQ((radix_sort_workspace_bytes<unsigned, unsigned>(1000)), plan::workspace_bytes(1000, false));
+  EXPECT_GT((radix_sort_workspace_bytes<double, double>(1000)), radix_sort_workspace_bytes<double>(1000));
+  expect_rejected([] { (void)radix_sort_workspace_bytes<int>(-5); }, "n", "negative");
+}
+
 // --- bad input: named, before anything is written -----------------------------------------
 TEST(RadixSort, BadArgumentsAreNamedAndNothingIsWritten) {
   const int* none = nullptr;

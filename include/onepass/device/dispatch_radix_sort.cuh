@@ -55,6 +55,17 @@ using radix_sort_plan_for =
     radix_sort_plan<Key, Value,
                     std::conditional_t<std::is_void_v<Tuning>, tuning::default_radix_sort_tuning<Key, Value>, Tuning>>;
 
+inline int radix_pass_count(radix_bit_range range) {
+  return (range.bits() + radix_digit_bits - 1) / radix_digit_bits;
+}
+
+// Pass p's digit: bits [begin + 8p, min(begin + 8p + 8, end)) — the last pass of a range
+// that is not a multiple of 8 bits is narrower.
+inline radix_pass radix_pass_of(radix_bit_range range, int p) {
+  const int shift = range.begin + p * radix_digit_bits;
+  return {shift, range.end - shift < radix_digit_bits ? range.end - shift : radix_digit_bits};
+}
+
 // The passes' buffers: pass p reads `keys_in` (p == 0) or what pass p - 1 wrote, and
 // writes even_keys (p even) or odd_keys (p odd); values alike.
 template <class Key, class Value>
@@ -65,7 +76,31 @@ struct radix_pass_buffers {
   const Value* values_in;
   Value* even_values;
   Value* odd_values;
+
+  Key* keys_to(int p) const { return p % 2 == 0 ? even_keys : odd_keys; }
+  const Key* keys_from(int p) const { return p == 0 ? keys_in : keys_to(p - 1); }
+  Value* values_to(int p) const { return p % 2 == 0 ? even_values : odd_values; }
+  const Value* values_from(int p) const { return p == 0 ? values_in : values_to(p - 1); }
 };
+
+// The copy style's schedule over `passes` passes with one alternate buffer each: the
+// last pass writes keys_out (with an odd number of passes the even passes write it, with
+// an even number the odd ones). In place with an odd number of passes, pass 0 would read
+// and write the same buffer: the input is first copied to the alternate buffer
+// (*copy_keys_first / *copy_values_first set), and pass 0 reads that copy.
+template <class Key, class Value>
+radix_pass_buffers<Key, Value> copy_style_schedule(const Key* keys_in, Key* keys_out, Key* alt_keys,
+                                                   const Value* values_in, Value* values_out, Value* alt_values,
+                                                   int passes, bool* copy_keys_first, bool* copy_values_first) {
+  const bool odd = passes % 2 == 1;
+  radix_pass_buffers<Key, Value> b{keys_in, odd ? keys_out : alt_keys, odd ? alt_keys : keys_out,
+                                   values_in, odd ? values_out : alt_values, odd ? alt_values : values_out};
+  *copy_keys_first = odd && keys_in == keys_out;
+  *copy_values_first = has_values<Value> && odd && values_in == values_out;
+  if (*copy_keys_first) b.keys_in = alt_keys;
+  if (*copy_values_first) b.values_in = alt_values;
+  return b;
+}
 
 // The passes alone, for callers that have checked everything (n > 0, range.bits() > 0).
 template <class Tuning = void, class Key, class Value, class Delay = no_delay>
@@ -73,7 +108,7 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
                        bool descending, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
   using plan = radix_sort_plan_for<Key, Value, Tuning>;
   constexpr int threads = radix_digits;
-  const int passes = (range.bits() + radix_digit_bits - 1) / radix_digit_bits;
+  const int passes = radix_pass_count(range);
   const index_t portions = plan::portions(n);
   auto* base = static_cast<unsigned char*>(ws.data);
   auto* hist = reinterpret_cast<unsigned long long*>(base);
@@ -92,15 +127,11 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
 
   constexpr auto kernel = radix_onesweep_kernel<Key, Value, threads, plan::items_per_thread, Delay>;
   for (int p = 0; p < passes; ++p) {
-    const radix_pass pass{range.begin + p * radix_digit_bits,
-                          range.end - range.begin - p * radix_digit_bits < radix_digit_bits
-                              ? range.end - range.begin - p * radix_digit_bits
-                              : radix_digit_bits};
-    const bool even = p % 2 == 0;
-    const Key* keys_src = p == 0 ? buffers.keys_in : even ? buffers.odd_keys : buffers.even_keys;
-    const Value* values_src = p == 0 ? buffers.values_in : even ? buffers.odd_values : buffers.even_values;
-    Key* keys_dst = even ? buffers.even_keys : buffers.odd_keys;
-    Value* values_dst = even ? buffers.even_values : buffers.odd_values;
+    const radix_pass pass = radix_pass_of(range, p);
+    const Key* keys_src = buffers.keys_from(p);
+    const Value* values_src = buffers.values_from(p);
+    Key* keys_dst = buffers.keys_to(p);
+    Value* values_dst = buffers.values_to(p);
     for (index_t q = 0; q < portions; ++q) {
       const index_t begin = q * plan::portion_items;
       const index_t items = n - begin < plan::portion_items ? n - begin : plan::portion_items;
@@ -160,24 +191,15 @@ void radix_sort_copy_dispatch(const Key* keys_in, Key* keys_out, const Value* va
     Value* alt_values = nullptr;
     if constexpr (has_values<Value>)
       alt_values = reinterpret_cast<Value*>(alternate + plan::round_up(static_cast<std::size_t>(n) * sizeof(Key)));
-    // The last pass must write keys_out: with an odd number of passes the even passes
-    // write it, with an even number the odd ones. In place with an odd number of passes,
-    // pass 0 would read and write the same buffer: start from a copy instead.
-    const int passes = (range.bits() + radix_digit_bits - 1) / radix_digit_bits;
-    const bool odd = passes % 2 == 1;
-    radix_pass_buffers<Key, Value> b{keys_in, odd ? keys_out : alt_keys, odd ? alt_keys : keys_out,
-                                     values_in, odd ? values_out : alt_values, odd ? alt_values : values_out};
-    if (odd && keys_in == keys_out) {
+    bool copy_keys = false, copy_values = false;
+    const auto b = copy_style_schedule(keys_in, keys_out, alt_keys, values_in, values_out, alt_values,
+                                       radix_pass_count(range), &copy_keys, &copy_values);
+    if (copy_keys)
       ONEPASS_CUDA_TRY(cudaMemcpyAsync(alt_keys, keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
-      b.keys_in = alt_keys;
-    }
-    if constexpr (has_values<Value>) {
-      if (odd && values_in == values_out) {
+    if constexpr (has_values<Value>)
+      if (copy_values)
         ONEPASS_CUDA_TRY(
             cudaMemcpyAsync(alt_values, values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
-        b.values_in = alt_values;
-      }
-    }
     radix_sort_launch<Tuning>(b, n, range, options.order == sort_order::descending, scratch, stream, delay);
   } catch (...) {
     if (!ws) (void)cudaFreeAsync(scratch.data, stream);
@@ -224,7 +246,7 @@ void radix_sort_double_buffer_dispatch(double_buffer<Key>& keys, double_buffer<V
     check_radix_sort_memory<Key, Value>(keys.current(), keys.alternate(), values->current(), values->alternate(), n);
   else
     check_radix_sort_memory<Key, Value>(keys.current(), keys.alternate(), nullptr, nullptr, n);
-  const int passes = (range.bits() + radix_digit_bits - 1) / radix_digit_bits;
+  const int passes = radix_pass_count(range);
   if (n == 0 || passes == 0) return;
   workspace scratch = ws ? *ws : workspace{nullptr, needed};
   if (!ws) ONEPASS_CUDA_TRY(cudaMallocAsync(&scratch.data, needed, stream));
