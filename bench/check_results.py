@@ -180,6 +180,20 @@ def _check_params(path, params, verified, problems, n=None):
                 problems.append(f"{where}: must be >= 0, got {value}")
             elif is_int(n) and value > n:
                 problems.append(f"{where}: must be <= n ({n}), got {value}")
+        elif key == "order":
+            # radix_sort: the sort order.
+            if value not in ("ascending", "descending"):
+                problems.append(f'{where}: expected "ascending" or "descending", got {json.dumps(value)}')
+        elif key == "values":
+            # radix_sort: keys alone ("none") or the values sorted with them.
+            if value not in ("none", "u32", "u64"):
+                problems.append(f'{where}: expected "none", "u32" or "u64", got {json.dumps(value)}')
+        elif key == "digit_passes":
+            # radix_sort: the 8-bit digit passes of the traffic model its GB/s counts.
+            if not is_int(value):
+                problems.append(f"{where}: expected integer, got {json_type(value)}")
+            elif value < 1:
+                problems.append(f"{where}: must be >= 1, got {value}")
         elif key == "batch":
             if not is_int(value):
                 problems.append(f"{where}: expected integer, got {json_type(value)}")

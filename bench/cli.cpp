@@ -190,6 +190,12 @@ options parse_args(int argc, const char* const* argv) {
       o.runs.clear();
       for (const auto& item : split_list(arg, take())) o.runs.push_back(parse_count(item, "--runs"));
       sizes_or_params = true;
+    } else if (arg == "--values") {
+      o.values = split_list(arg, take());
+      sizes_or_params = true;
+    } else if (arg == "--order") {
+      o.orders = split_list(arg, take());
+      sizes_or_params = true;
     } else if (arg == "--n") {
       o.sizes.clear();
       for (const auto& item : split_list(arg, take())) o.sizes.push_back(parse_count(item, "--n"));
@@ -212,7 +218,8 @@ options parse_args(int argc, const char* const* argv) {
   if (!o.preset.empty() && sizes_or_params)
     throw usage_error("--preset " + o.preset +
                       " fixes the sizes and parameters of its tables: --n, --op, --kind, --dist, --bins, "
-                      "--keep and --runs cannot be combined with it (--primitive, --variant, --dtype filter it)");
+                      "--keep, --runs, --values and --order cannot be combined with it (--primitive, --variant, "
+                      "--dtype filter it)");
   return o;
 }
 
@@ -227,20 +234,26 @@ checked against a CPU reference before it is timed.
   --preset seeds         the tables of the seed material (sizes and parameters fixed)
   --primitive P[,P]      primitives to run (default: all; see --list)
   --variant ID[,ID]      variant ids to run (default: all of each primitive)
-  --dtype T[,T]          element types: int32 uint32 int64 uint64 float double; the
-                         histogram's uint8 uint16 int32 uint32 float (default: the
-                         primitive's first, see --list)
+  --dtype T[,T]          element types: int32 uint32 int64 uint64 float double (the
+                         radix sort's key types); the histogram's uint8 uint16 int32
+                         uint32 float (default: the primitive's first, see --list)
   --n N[,N]              sizes: 1000000, 2^28, 2^28+1, 2^30-7, 64M (K/M/G = 2^10/20/30)
                          (default 2^28; histogram 2^30 samples)
   --op sum|max[,...]     scan operator (default sum)
   --kind inclusive|exclusive[,...]   scan kind (default inclusive)
-  --dist uniform|skewed|one_bin|sorted[,...]
-                         histogram sample distribution (default uniform)
+  --dist D[,D]           histogram sample distribution: uniform skewed one_bin sorted
+                         (default uniform); radix_sort key distribution: random
+                         low_entropy all_equal sorted reverse range16 (default random)
   --bins N[,N]           histogram bin counts, as --n: 256, 4096, 2^16 (default 256)
   --keep P[,P]           select and partition: percent of the items kept, 0 to 100
                          (default 50)
   --runs N[,N]           unique: items per run of equal values, as --n: 1, 4, 1000
                          (default 4)
+  --values none|u32|u64[,...]
+                         radix_sort: keys alone, or pairs with 32- or 64-bit values
+                         (default none)
+  --order ascending|descending[,...]
+                         radix_sort: sort order (default ascending)
   --iters K              timed runs per case, median reported (default 20)
   --warmup K             untimed runs before them (default 3)
   --seed S               seed of the random inputs (default 20261121)

@@ -35,6 +35,8 @@ struct options {
   std::vector<long long> bins;           // empty: the primitive's default (histogram: 256)
   std::vector<int> keeps;                // empty: the primitive's default (select, partition: 50 percent)
   std::vector<long long> runs;           // empty: the primitive's default (unique: runs of 4)
+  std::vector<std::string> values;       // empty: the primitive's default (radix_sort: none, keys alone)
+  std::vector<std::string> orders;       // empty: the primitive's default (radix_sort: ascending)
   int iters = 20;                        // timed runs per case
   int warmup = 3;                        // untimed runs first
   std::uint64_t seed = 20261121;         // random inputs are a function of the seed

@@ -13,6 +13,7 @@
 #include "report.hpp"
 #include "atomics_bench.cuh"
 #include "histogram_bench.cuh"
+#include "radix_sort_bench.cuh"
 #include "reduce_bench.cuh"
 #include "rms_norm_bench.cuh"
 #include "scan_bench.cuh"
@@ -56,6 +57,7 @@ std::vector<record> run_table(const bench_case& c, bench_context& ctx) {
   if (c.primitive == "rmsnorm") return run_rms_norm_table(c, ctx);
   if (c.primitive == "histogram") return run_histogram_table(c, ctx);
   if (c.primitive == "select" || c.primitive == "unique" || c.primitive == "partition") return run_select_table(c, ctx);
+  if (c.primitive == "radix_sort") return run_radix_sort_table(c, ctx);
   throw std::runtime_error("no runner for primitive '" + c.primitive + "'");
 }
 
@@ -70,7 +72,7 @@ int main(int argc, char** argv) {
   options o;
   const catalogue known = {baseline_primitive(), scan_primitive(), reduce_primitive(), atomics_primitive(),
                            rms_norm_primitive(), histogram_primitive(), select_primitive(),
-                           unique_primitive(), partition_primitive()};
+                           unique_primitive(), partition_primitive(), radix_sort_primitive()};
   std::vector<bench_case> plan;
   try {
     o = parse_args(argc, argv);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measure the Python peers (torch.cumsum, cupy.cumsum, torch's RMSNorm,
-torch.bincount, torch.histc, torch.masked_select and torch.unique_consecutive) and
-write "onepass-bench/1" JSON.
+torch.bincount, torch.histc, torch.masked_select, torch.unique_consecutive, torch.sort
+and cupy.sort) and write "onepass-bench/1" JSON.
 
 Usage:
     python3 bench/peers.py                       # the seed tables (--preset seeds)
@@ -16,7 +16,8 @@ Options:
                      the histogram tables (torch.bincount on uint8 and int32,
                      torch.histc on float) and the stream-compaction tables
                      (torch.masked_select for select and, twice, for partition;
-                     torch.unique_consecutive for unique)
+                     torch.unique_consecutive for unique), and the radix sort tables
+                     (torch.sort(stable=True) and cupy.sort of int32 and int64 keys)
     --n N ...        custom sizes: "2^28", "2^28+1", "268435456", "64M" (K/M/G = 2^10/20/30)
     --dtype LIST     custom element types: int32, int64, float, double (default int32)
     --peers LIST     torch,cupy (default both); one that does not import is skipped
@@ -122,6 +123,23 @@ UNIQUE_NOTE = ("torch.unique_consecutive(x); it sizes its output from the count,
 PARTITION_NOTE = ("torch has no partition; its nearest equivalent is timed: m = x < t, then x[m] and x[~m] as two "
                   "masked_selects (the same items in the same order as a stable partition, in two separate "
                   "tensors), so x is read twice and the host synchronises twice")
+
+# The radix sort tables (titles as onepass-bench's radix_sort_title): torch.sort(stable=True)
+# and cupy.sort on random keys (uniform over the type's whole range, drawn by numpy on the
+# host), checked against numpy's stable sort. Their GB/s counts onepass-bench's traffic
+# model: keys read and written once per 8-bit digit (4 passes for 4-byte keys, 8 for
+# 8-byte ones), a model of one design, not a lower bound. torch.sort also returns the
+# permutation (int64 indices, checked as well): it does the work of a sort of pairs, and
+# is counted on keys alone as the keys-only rows are.
+RADIX_SORT_DTYPES = {"int32": "int32", "int64": "int64"}  # -> numpy/torch/cupy names
+RADIX_SORT_ITEMSIZE = {"int32": 4, "int64": 8}
+RADIX_SORT_SEED_CASES = (("int32", 1 << 28), ("int64", 1 << 27))
+RADIX_SORT_VARIANT = {"torch": "torch.sort", "cupy": "cupy.sort"}
+RADIX_SORT_NOTE = {
+    "torch": "torch.sort(x, stable=True); it returns the int64 permutation too (checked), the work of a sort of "
+             "pairs",
+    "cupy": "cupy.sort(x)",
+}
 
 # Assumed L2 size when the framework cannot report it: at least that of any
 # current data-centre GPU (B200: 126 MB), so the 2x flush still evicts.
@@ -304,6 +322,40 @@ def compaction_bytes(primitive, dtype, n, selected):
     if primitive == "partition":
         return 2 * n * size
     return (n + selected) * size + COUNT_BYTES
+
+
+def radix_sort_title(dtype, n, values="none", dist="random", order="ascending"):
+    """As onepass-bench's radix_sort_title: "radix_sort: int32, 2^28 keys, random, ascending"."""
+    if values == "none":
+        return f"radix_sort: {dtype}, {size_label(n)} keys, {dist}, {order}"
+    return f"radix_sort: {dtype} + {values} values, {size_label(n)} pairs, {dist}, {order}"
+
+
+def build_radix_sort_cases(sizes):
+    """The radix sort cases as (title, dtype, n): the seed tables, none with --n."""
+    if sizes:
+        return []
+    return [(radix_sort_title(dtype, n), dtype, n) for dtype, n in RADIX_SORT_SEED_CASES]
+
+
+def radix_sort_digit_passes(dtype):
+    """8-bit digit passes of the traffic model: key bits / 8."""
+    return RADIX_SORT_ITEMSIZE[dtype]
+
+
+def radix_sort_bytes(dtype, n):
+    """The modelled traffic, as onepass-bench counts it for keys alone: every key read
+    and written once per 8-bit digit."""
+    return 2 * radix_sort_digit_passes(dtype) * n * RADIX_SORT_ITEMSIZE[dtype]
+
+
+def radix_sort_keys(dtype, n, seed):
+    """n keys uniform over the whole range of the type, on the host (numpy)."""
+    import numpy as np
+
+    info = np.iinfo(RADIX_SORT_DTYPES[dtype])
+    rng = np.random.default_rng(seed)
+    return rng.integers(info.min, info.max, size=n, dtype=RADIX_SORT_DTYPES[dtype], endpoint=True)
 
 
 def rms_norm_tolerance(dtype, width):
@@ -663,6 +715,12 @@ class TorchBackend:
 
         return partition
 
+    def sort_op(self, x):
+        """The call to time, and how to bring its result to the host as (keys,
+        permutation or None)."""
+        t = self.torch
+        return (lambda: t.sort(x, stable=True)), (lambda r: (r[0].cpu().numpy(), r[1].cpu().numpy()))
+
     def read_max(self, x):
         # An int32 max reads every item and needs no widening; torch.sum(dtype=int64)
         # converts first and reached only ~18% of the copy bandwidth on an H200.
@@ -771,6 +829,11 @@ class CupyBackend:
         # cudaMemcpyAsync, as torch's copy_ and the C++ tool use, rather than
         # an elementwise kernel.
         dst.data.copy_from_device_async(src.data, src.nbytes, self.cupy.cuda.get_current_stream())
+
+    def sort_op(self, x):
+        """The call to time, and how to bring its result to the host as (keys, None)."""
+        cupy = self.cupy
+        return (lambda: cupy.sort(x)), (lambda r: (cupy.asnumpy(r), None))
 
     def read_max(self, x):
         return x.max()
@@ -1203,6 +1266,67 @@ def run_compaction_case(case, backend, seed, warmup, iters, ceilings):
     return [rec], 0
 
 
+def first_sort_difference(keys, got_keys, got_perm):
+    """None when got_keys is keys sorted ascending and got_perm (when not None) the
+    stable permutation that sorts them, else the FAILED message."""
+    import numpy as np
+
+    perm = np.argsort(keys, kind="stable")
+    diff = first_difference(keys[perm], got_keys)
+    if diff is not None:
+        return f"keys: {diff}"
+    if got_perm is not None:
+        diff = first_difference(perm.astype(np.int64), got_perm.astype(np.int64))
+        if diff is not None:
+            return f"permutation (not stable): {diff}"
+    return None
+
+
+def run_radix_sort_case(case, peers, seed, warmup, iters, ceilings):
+    """One radix sort table, every peer in it: records and the number of failures. Each
+    call returns fresh arrays, so there is nothing to poison."""
+    title, dtype, n = case
+    records, failures = [], 0
+    keys = None
+    try:
+        keys = radix_sort_keys(dtype, n, seed)
+    except Exception as e:  # noqa: BLE001 - report and go on
+        log(f"{title}: error drawing the keys: {type(e).__name__}: {e}")
+        return [], len(peers)
+    for name, backend in peers.items():
+        variant = RADIX_SORT_VARIANT[name]
+        params = {"table": title, "dist": "random", "order": "ascending", "values": "none", "rate": "keys",
+                  "digit_passes": radix_sort_digit_passes(dtype), "note": RADIX_SORT_NOTE[name]}
+        x = op = None
+        try:
+            x = backend.from_host(keys)
+            op, to_host = backend.sort_op(x)
+            got_keys, got_perm = to_host(op())
+            diff = first_sort_difference(keys, got_keys, got_perm)
+            got_keys = got_perm = None
+            times = None
+            if diff is None:
+                times = time_op(backend, op, warmup, iters)
+        except Exception as e:  # noqa: BLE001 - report any framework error and go on
+            log(f"{title}: {variant}: error: {type(e).__name__}: {e}")
+            failures += 1
+            continue
+        finally:
+            x = op = None
+            backend.release()
+        if diff is not None:
+            params["error"] = diff
+        rec = make_record("radix_sort", variant, dtype, n, params, radix_sort_bytes(dtype, n), times, *ceilings)
+        records.append(rec)
+        if diff is not None:
+            log(f"{title}: {variant}: FAILED: {diff}")
+            failures += 1
+        else:
+            log(f"{title}: {variant}: {fmt_time(rec)} ms, {rec['items_per_s'] / 1e9:.2f} G keys/s, "
+                f"{rec['pct_of_copy']:.1f}% of copy (modelled traffic)")
+    return records, failures
+
+
 # ---------------------------------------------------------------------------
 # Command line
 
@@ -1337,6 +1461,11 @@ def main(argv=None):
                                           (copy_gbps, read_gbps))
             records += recs
             failures += f
+
+    for case in build_radix_sort_cases(args.sizes):
+        recs, f = run_radix_sort_case(case, peers, args.seed, args.warmup, args.iters, (copy_gbps, read_gbps))
+        records += recs
+        failures += f
 
     command = shlex.join([os.path.basename(sys.executable)] + sys.argv)
     doc = make_document(tool, gpu, sm_count, cuda, command, args.warmup, args.iters, flush_bytes,

@@ -48,6 +48,8 @@ struct preset_table {
   long long bins = 0;     // histograms only
   int keep = -1;          // select and partition only
   long long runs = 0;     // unique only
+  const char* values = "";  // radix_sort only
+  const char* order = "";   // radix_sort only
 };
 
 // The seed material's tables. Each later primitive adds its own here.
@@ -90,6 +92,20 @@ constexpr preset_table seeds[] = {
     {nullptr, "unique", "int32", 1ll << 28, "", "", 0, "", 0, -1, 4},
     {nullptr, "unique", "int32", 1ll << 28, "", "", 0, "", 0, -1, 1000},
     {nullptr, "partition", "int32", 1ll << 28, "", "", 0, "", 0, 50},
+    // Radix sort: the three measurements of issue 8 (uint32 keys and uint32 pairs at 2^28,
+    // uint64 keys at 2^27, random keys), then uint32 keys on the other distributions,
+    // where a sort must not fall behind.
+    {nullptr, "radix_sort", "uint32", 1ll << 28, "", "", 0, "random", 0, -1, 0, "none", "ascending"},
+    {nullptr, "radix_sort", "uint32", 1ll << 28, "", "", 0, "random", 0, -1, 0, "u32", "ascending"},
+    {nullptr, "radix_sort", "uint64", 1ll << 27, "", "", 0, "random", 0, -1, 0, "none", "ascending"},
+    {nullptr, "radix_sort", "uint32", 1ll << 28, "", "", 0, "low_entropy", 0, -1, 0, "none", "ascending"},
+    {nullptr, "radix_sort", "uint32", 1ll << 28, "", "", 0, "all_equal", 0, -1, 0, "none", "ascending"},
+    {nullptr, "radix_sort", "uint32", 1ll << 28, "", "", 0, "sorted", 0, -1, 0, "none", "ascending"},
+    {nullptr, "radix_sort", "uint32", 1ll << 28, "", "", 0, "reverse", 0, -1, 0, "none", "ascending"},
+    {nullptr, "radix_sort", "uint32", 1ll << 28, "", "", 0, "range16", 0, -1, 0, "none", "ascending"},
+    // Beside the peers' torch.sort and cupy.sort tables (signed keys).
+    {nullptr, "radix_sort", "int32", 1ll << 28, "", "", 0, "random", 0, -1, 0, "none", "ascending"},
+    {nullptr, "radix_sort", "int64", 1ll << 27, "", "", 0, "random", 0, -1, 0, "none", "ascending"},
 };
 
 // The title of a table without a name of its own: the one its primitive's *_title gives.
@@ -101,6 +117,7 @@ std::string case_title(const bench_case& c) {
   if (c.primitive == "select") return select_title(dtype, n, c.keep);
   if (c.primitive == "unique") return unique_title(dtype, n, c.runs);
   if (c.primitive == "partition") return partition_title(dtype, n, c.keep);
+  if (c.primitive == "radix_sort") return radix_sort_title(dtype, n, c.values, c.dist, c.order);
   if (c.primitive == "atomics") return atomics_title(dtype, n);
   if (c.primitive == "rmsnorm") return rms_norm_title(dtype, c.batch, n);
   return scan_title(dtype, n, c.op, c.kind);
@@ -142,6 +159,13 @@ std::string partition_title(const std::string& dtype, long long n, int keep) {
   return "partition: " + dtype + ", " + format_count(n) + " items, " + std::to_string(keep) + "% kept";
 }
 
+std::string radix_sort_title(const std::string& dtype, long long n, const std::string& values,
+                             const std::string& dist, const std::string& order) {
+  const bool pairs = !values.empty() && values != "none";
+  return "radix_sort: " + dtype + (pairs ? " + " + values + " values, " : ", ") + format_count(n) +
+         (pairs ? " pairs, " : " keys, ") + dist + ", " + order;
+}
+
 std::string atomics_title(const std::string& dtype, long long ops) {
   return "atomics: " + format_count(ops) + " atomicAdd on " + dtype + " counters";
 }
@@ -153,8 +177,9 @@ std::string rms_norm_title(const std::string& dtype, long long rows, long long w
 long long rms_norm_default_rows(long long width) { return std::max(1ll, (1ll << 24) / width); }
 
 std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
-  std::vector<std::string> primitive_names, variant_ids, dtypes, ops, kinds, dists;
-  std::vector<std::string> with_dists, with_bins, with_keep, with_runs;  // the primitives that have these axes
+  std::vector<std::string> primitive_names, variant_ids, dtypes, ops, kinds, dists, values, orders;
+  // The primitives that have these axes.
+  std::vector<std::string> with_dists, with_bins, with_keep, with_runs, with_values, with_orders;
   auto add_new = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
     for (const auto& x : from)
       if (!contains(to, x)) to.push_back(x);
@@ -167,10 +192,14 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
     add_new(ops, p.ops);
     add_new(kinds, p.kinds);
     add_new(dists, p.dists);
+    add_new(values, p.values);
+    add_new(orders, p.orders);
     if (!p.dists.empty()) with_dists.push_back(p.name);
     if (p.default_bins > 0) with_bins.push_back(p.name);
     if (p.default_keep >= 0) with_keep.push_back(p.name);
     if (p.default_runs > 0) with_runs.push_back(p.name);
+    if (!p.values.empty()) with_values.push_back(p.name);
+    if (!p.orders.empty()) with_orders.push_back(p.name);
   }
   check_names("--primitive", o.primitives, primitive_names);
   check_names("--variant", o.variants, variant_ids);
@@ -182,11 +211,15 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
   if (!o.bins.empty() && with_bins.empty()) throw usage_error("--bins: no primitive has bins");
   if (!o.keeps.empty() && with_keep.empty()) throw usage_error("--keep: no primitive keeps a fraction of its items");
   if (!o.runs.empty() && with_runs.empty()) throw usage_error("--runs: no primitive has runs");
+  if (!o.values.empty() && with_values.empty()) throw usage_error("--values: no primitive sorts values");
+  check_names("--values", o.values, values);
+  if (!o.orders.empty() && with_orders.empty()) throw usage_error("--order: no primitive has a sort order");
+  check_names("--order", o.orders, orders);
 
-  auto find_primitive = [&](const std::string& name) -> const primitive_desc& {
+  auto find_primitive = [&](const std::string& name) -> const primitive_desc* {
     for (const auto& p : c)
-      if (p.name == name) return p;
-    throw usage_error("no primitive '" + name + "'");
+      if (p.name == name) return &p;
+    return nullptr;
   };
   // The variants of `p` the filters keep, at size n; batched-only tables keep batched ones.
   auto variants_of = [&](const primitive_desc& p, long long n, bool batched_only) {
@@ -204,10 +237,15 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
     for (const auto& t : seeds) {
       if (!o.primitives.empty() && !contains(o.primitives, t.primitive)) continue;
       if (!o.dtypes.empty() && !contains(o.dtypes, t.dtype)) continue;
+      // A catalogue without the primitive (the tests' smaller ones) has no tables of it.
+      const primitive_desc* p = find_primitive(t.primitive);
+      if (p == nullptr) continue;
       bench_case bc{"", t.primitive, t.dtype, t.n, t.op, t.kind, t.batch, t.dist, t.bins, t.keep, t.runs, {}};
+      bc.values = t.values;
+      bc.order = t.order;
       bc.table = t.title ? t.title : case_title(bc);
       // Only scan's batched tables are one-block comparisons; rmsnorm's rows are its batch.
-      bc.variants = variants_of(find_primitive(t.primitive), t.n, t.batch > 0 && std::string(t.primitive) == "scan");
+      bc.variants = variants_of(*p, t.n, t.batch > 0 && std::string(t.primitive) == "scan");
       if (!bc.variants.empty()) plan.push_back(std::move(bc));
     }
     return plan;
@@ -247,10 +285,16 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
                         ")");
     if (named && !o.runs.empty() && p.default_runs == 0)
       throw usage_error("--runs: " + p.name + " has no runs (--runs is for: " + joined(with_runs) + ")");
+    if (named && !o.values.empty() && p.values.empty())
+      throw usage_error("--values: " + p.name + " sorts no values (--values is for: " + joined(with_values) + ")");
+    if (named && !o.orders.empty() && p.orders.empty())
+      throw usage_error("--order: " + p.name + " has no sort order (--order is for: " + joined(with_orders) + ")");
     const std::vector<std::string> p_ops = axis("--op", o.ops, p.ops);
     const std::vector<std::string> p_kinds = axis("--kind", o.kinds, p.kinds);
     const std::vector<std::string> p_dtypes = axis("--dtype", o.dtypes, p.dtypes);
     const std::vector<std::string> p_dists = axis("--dist", o.dists, p.dists);
+    const std::vector<std::string> p_values = axis("--values", o.values, p.values);
+    const std::vector<std::string> p_orders = axis("--order", o.orders, p.orders);
     const std::vector<long long> sizes = o.sizes.empty() ? std::vector<long long>{p.default_n} : o.sizes;
     const std::vector<long long> p_bins = p.default_bins == 0 ? std::vector<long long>{0}
                                           : o.bins.empty()    ? std::vector<long long>{p.default_bins}
@@ -268,13 +312,17 @@ std::vector<bench_case> make_plan(const options& o, const catalogue& c) {
             for (int keep : p_keeps)
               for (long long runs : p_runs)
                 for (const auto& op : p_ops)
-                  for (const auto& kind : p_kinds) {
-                    const long long batch = p.name == "rmsnorm" ? rms_norm_default_rows(n) : 0;
-                    bench_case bc{"", p.name, dtype, n, op, kind, batch, dist, bins, keep, runs, {}};
-                    bc.table = case_title(bc);
-                    bc.variants = variants_of(p, n, false);
-                    if (!bc.variants.empty()) plan.push_back(std::move(bc));
-                  }
+                  for (const auto& kind : p_kinds)
+                    for (const auto& value : p_values)
+                      for (const auto& order : p_orders) {
+                        const long long batch = p.name == "rmsnorm" ? rms_norm_default_rows(n) : 0;
+                        bench_case bc{"", p.name, dtype, n, op, kind, batch, dist, bins, keep, runs, {}};
+                        bc.values = value;
+                        bc.order = order;
+                        bc.table = case_title(bc);
+                        bc.variants = variants_of(p, n, false);
+                        if (!bc.variants.empty()) plan.push_back(std::move(bc));
+                      }
     }
   }
   return plan;
@@ -289,6 +337,8 @@ std::string format_list(const catalogue& c) {
     if (p.default_bins > 0) os << "  bins: any from 1 (--bins; default " << p.default_bins << ")\n";
     if (p.default_keep >= 0) os << "  keep: 0 to 100 percent (--keep; default " << p.default_keep << ")\n";
     if (p.default_runs > 0) os << "  runs: any length from 1 (--runs; default " << p.default_runs << ")\n";
+    if (!p.values.empty()) os << "  values: " << joined(p.values) << " (--values; default " << p.values.front() << ")\n";
+    if (!p.orders.empty()) os << "  orders: " << joined(p.orders) << " (--order; default " << p.orders.front() << ")\n";
     std::size_t width = 0;
     for (const auto& v : p.variants) width = std::max(width, v.id.size());
     for (const auto& v : p.variants) {

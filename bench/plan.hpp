@@ -43,6 +43,8 @@ struct primitive_desc {
   long long default_bins = 0;        // --bins when not given; 0: the primitive has no bins
   int default_keep = -1;             // --keep (percent) when not given; -1: no kept fraction
   long long default_runs = 0;        // --runs when not given; 0: the primitive has no runs
+  std::vector<std::string> values{};  // what --values may choose (the first is the default); none: no values axis
+  std::vector<std::string> orders{};  // what --order may choose (likewise); none: no order axis
 };
 
 using catalogue = std::vector<primitive_desc>;
@@ -68,10 +70,13 @@ struct bench_case {
   int keep = -1;        // select and partition: percent of the items kept; -1 for others
   long long runs = 0;   // unique: items per run of equal values; 0 for other primitives
   std::vector<planned_variant> variants;
+  std::string values{};  // radix_sort: "none", "u32" or "u64"; "" for other primitives
+  std::string order{};   // radix_sort: "ascending" or "descending"; "" for other primitives
 };
 
 // The tables to run for `o`: the preset's (filtered by --primitive/--variant/--dtype), or
-// every selected primitive x dtype x size x bins x dist x keep x runs x op x kind.
+// every selected primitive x dtype x size x bins x dist x keep x runs x op x kind x values
+// x order.
 // Unknown names are usage errors.
 std::vector<bench_case> make_plan(const options& o, const catalogue& c);
 
@@ -88,6 +93,10 @@ std::string select_title(const std::string& dtype, long long n, int keep);
 std::string unique_title(const std::string& dtype, long long n, long long runs);
 // "partition: int32, 2^28 items, 50% kept"
 std::string partition_title(const std::string& dtype, long long n, int keep);
+// "radix_sort: uint32, 2^28 keys, random, ascending";
+// "radix_sort: uint32 + u32 values, 2^28 pairs, random, ascending"
+std::string radix_sort_title(const std::string& dtype, long long n, const std::string& values,
+                             const std::string& dist, const std::string& order);
 // "atomics: 2^20 atomicAdd on uint32 counters"
 std::string atomics_title(const std::string& dtype, long long ops);
 // "rmsnorm: float, 4096 rows x 4096 items"

@@ -57,7 +57,8 @@ std::vector<std::vector<std::string>> table_cells(const std::vector<const record
     }
   // What a row's rate is a fraction of: the read-only ceiling for primitives that write
   // (almost) nothing (params.ceiling "read"); none for operation counts (params.rate
-  // "ops", shown as Gops/s); the copy otherwise.
+  // "ops", shown as Gops/s); the copy otherwise. Sorts (params.rate "keys") show keys per
+  // second first: their GB/s counts a modelled traffic.
   auto has_param = [&](const char* key, const char* value) {
     return std::any_of(rows.begin(), rows.end(), [&](const record* r) {
       const param_value* v = r->param(key);
@@ -66,11 +67,13 @@ std::vector<std::vector<std::string>> table_cells(const std::vector<const record
   };
   const bool ops = has_param("rate", "ops");
   const bool of_read = has_param("ceiling", "read");
+  const bool keys = has_param("rate", "keys");
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header = {"variant", "n", "median ms", "min-max ms"};
   if (ops) {
     header.push_back("Gops/s");
   } else {
+    if (keys) header.push_back("Gkeys/s");
     header.push_back("GB/s");
     header.push_back(of_read ? "% of read" : "% of copy");
   }
@@ -94,6 +97,7 @@ std::vector<std::vector<std::string>> table_cells(const std::vector<const record
       if (ops) {
         row.push_back(printf_string("%.2f", r->items_per_s / 1e9));
       } else {
+        if (keys) row.push_back(printf_string("%.2f", r->items_per_s / 1e9));
         row.push_back(format_gbps(r->gbps));
         row.push_back(format_pct(of_read ? r->pct_of_read : r->pct_of_copy));
       }

@@ -220,6 +220,24 @@ class ValidateTest(unittest.TestCase):
         doc["records"][1]["params"]["keep"] = "50%"
         self.assertProblem(doc, "records[1].params.keep: expected number, got string")
 
+    def test_radix_sort_params(self):
+        # radix_sort carries its order, its values, its key distribution and the digit
+        # passes of its traffic model.
+        doc = document()
+        doc["records"][1]["params"].update(order="descending", values="u32", dist="low_entropy", rate="keys",
+                                           digit_passes=4)
+        self.assertEqual(check_results.validate(doc), [])
+        bad = {"order": ("up", 'expected "ascending" or "descending"'),
+               "values": ("u16", 'expected "none", "u32" or "u64"'),
+               "digit_passes": (0, "must be >= 1")}
+        for key, (value, fragment) in bad.items():
+            doc = document()
+            doc["records"][1]["params"][key] = value
+            self.assertProblem(doc, f"records[1].params.{key}: {fragment}")
+        doc = document()
+        doc["records"][1]["params"]["digit_passes"] = 4.0
+        self.assertProblem(doc, "records[1].params.digit_passes: expected integer, got number")
+
     def test_not_an_object(self):
         self.assertEqual(check_results.validate([]), ["document: expected object, got array"])
 

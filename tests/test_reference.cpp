@@ -1,6 +1,9 @@
 // The CPU reference that every GPU path is checked against, checked by hand-worked cases,
 // and the random-input generators' promises (ranges, exactness bound).
+#include <climits>
+
 #include "support/histogram_reference.hpp"
+#include "support/radix_sort_reference.hpp"
 #include "support/test_support.cuh"
 
 namespace onepass::test {
@@ -152,6 +155,245 @@ TEST(HistogramSamples, SameSeedSameSamplesAtAnyLength) {
     EXPECT_EQ(histogram_samples<int>(1000, d, -5000, 5000, 12), short_run);
     if (d != distribution::one_bin) {
       EXPECT_NE(histogram_samples<int>(1000, d, -5000, 5000, 13), short_run);
+    }
+  }
+}
+
+// --- the radix sort reference, and the key order it takes from radix_key.cuh ------------
+// Compares keys by their bits, so -0.0 vs +0.0 and NaN payloads count.
+template <class Key>
+std::vector<radix_detail::bits_of<Key>> bits_of_keys(const std::vector<Key>& keys) {
+  std::vector<radix_detail::bits_of<Key>> out;
+  for (Key k : keys) out.push_back(key_bits(k));
+  return out;
+}
+
+TEST(RadixSortReference, NegativeIntegersFirst) {
+  const std::vector<int> keys = {3, -1, INT_MIN, 0, -7, INT_MAX, 1};
+  EXPECT_EQ(reference_radix_sort(keys, false), (std::vector<int>{INT_MIN, -7, -1, 0, 1, 3, INT_MAX}));
+  EXPECT_EQ(reference_radix_sort(keys, true), (std::vector<int>{INT_MAX, 3, 1, 0, -1, -7, INT_MIN}));
+  const std::vector<long long> wide = {-(1ll << 40), 5, LLONG_MIN, -1, LLONG_MAX};
+  EXPECT_EQ(reference_radix_sort(wide, false), (std::vector<long long>{LLONG_MIN, -(1ll << 40), -1, 5, LLONG_MAX}));
+  const std::vector<unsigned> u = {0x80000000u, 1, 0xFFFFFFFFu, 0};
+  EXPECT_EQ(reference_radix_sort(u, false), (std::vector<unsigned>{0, 1, 0x80000000u, 0xFFFFFFFFu}));
+}
+
+template <class Key>
+void check_float_placement() {
+  using lim = std::numeric_limits<Key>;
+  using B = radix_detail::bits_of<Key>;
+  const B sign = B{1} << (8 * sizeof(Key) - 1);
+  const Key nan = lim::quiet_NaN();
+  const Key negative_nan = radix_detail::key_from_bits<Key>(key_bits(nan) | sign);
+  const std::vector<Key> keys = {Key(0.0), nan, Key(1), -lim::infinity(), Key(-0.0), negative_nan,
+                                 lim::infinity(), Key(-1), lim::denorm_min(), -lim::denorm_min()};
+  // -NaN < -inf < -1 < -denormal < -0.0 < +0.0 < denormal < 1 < +inf < NaN.
+  const std::vector<Key> ascending = {negative_nan, -lim::infinity(), Key(-1), -lim::denorm_min(), Key(-0.0),
+                                      Key(0.0),     lim::denorm_min(), Key(1),  lim::infinity(),    nan};
+  EXPECT_EQ(bits_of_keys(reference_radix_sort(keys, false)), bits_of_keys(ascending));
+  std::vector<Key> descending(ascending.rbegin(), ascending.rend());
+  EXPECT_EQ(bits_of_keys(reference_radix_sort(keys, true)), bits_of_keys(descending));
+  // NaNs of one sign sort by payload.
+  const Key nan_payload = radix_detail::key_from_bits<Key>(key_bits(nan) | 3);
+  EXPECT_EQ(bits_of_keys(reference_radix_sort(std::vector<Key>{nan_payload, nan}, false)),
+            bits_of_keys(std::vector<Key>{nan, nan_payload}));
+}
+
+TEST(RadixSortReference, SignedZerosAndNaNPlacementFloat) { check_float_placement<float>(); }
+TEST(RadixSortReference, SignedZerosAndNaNPlacementDouble) { check_float_placement<double>(); }
+
+// CUB's order, made explicit for its ladder entry: the two zeros are one key.
+TEST(RadixSortReference, SignedZerosAsOneKey) {
+  const std::vector<float> zeros = {0.0f, -0.0f, 0.0f, -0.0f};
+  const std::vector<std::uint64_t> input_order = {0, 1, 2, 3};
+  EXPECT_EQ(reference_radix_sort_order(zeros, false, 0, -1, signed_zeros::distinct),
+            (std::vector<std::uint64_t>{1, 3, 0, 2}));
+  EXPECT_EQ(reference_radix_sort_order(zeros, false, 0, -1, signed_zeros::as_positive_zero), input_order);
+  EXPECT_EQ(reference_radix_sort_order(zeros, true, 0, -1, signed_zeros::as_negative_zero), input_order);
+  // With a bit range the chosen zero's digits decide where both go: bits [0, 8) of +0.0's
+  // ordered pattern (0x80000000) are 0x00, of -0.0's (0x7FFFFFFF) 0xFF; 1.0f's are 0x00 too.
+  const std::vector<float> keys = {-0.0f, 1.0f, 0.0f, std::nextafter(1.0f, 2.0f)};  // ..., 0x3F800001 -> 0x01
+  EXPECT_EQ(reference_radix_sort_order(keys, false, 0, 8, signed_zeros::as_positive_zero),
+            (std::vector<std::uint64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(reference_radix_sort_order(keys, false, 0, 8, signed_zeros::as_negative_zero),
+            (std::vector<std::uint64_t>{1, 3, 0, 2}));
+  EXPECT_EQ(reference_radix_sort_order(keys, false, 0, 8, signed_zeros::distinct),
+            (std::vector<std::uint64_t>{1, 2, 3, 0}));
+}
+
+TEST(RadixSortReference, StableInBothOrders) {
+  const std::vector<int> keys = {2, 1, 2, 1, 3, 2};
+  EXPECT_EQ(reference_radix_sort_order(keys, false), (std::vector<std::uint64_t>{1, 3, 0, 2, 5, 4}));
+  EXPECT_EQ(reference_radix_sort_order(keys, true), (std::vector<std::uint64_t>{4, 0, 2, 5, 1, 3}));
+  // At scale: equal keys (16 distinct) keep increasing indices in both orders.
+  const auto many = radix_sort_keys<unsigned>(100000, key_distribution::range16, 1);
+  for (const bool descending : {false, true}) {
+    const auto perm = reference_radix_sort_order(many, descending);
+    for (std::size_t j = 1; j < perm.size(); ++j) {
+      const unsigned a = many[perm[j - 1]], b = many[perm[j]];
+      ASSERT_TRUE(descending ? a >= b : a <= b) << j;
+      if (a == b) {
+        ASSERT_LT(perm[j - 1], perm[j]) << j;
+      }
+    }
+  }
+}
+
+TEST(RadixSortReference, BitRangeOfOrderedBits) {
+  // Bits [4, 12): 0x1234 -> 0x23, 0xF0F0 -> 0x0F, 0x0005 -> 0x00, 0xABC0 -> 0xBC, 0x7777 -> 0x77.
+  const std::vector<unsigned> keys = {0x1234, 0xF0F0, 0x0005, 0xABC0, 0x7777};
+  EXPECT_EQ(reference_radix_sort(keys, false, 4, 12), (std::vector<unsigned>{0x0005, 0xF0F0, 0x1234, 0x7777, 0xABC0}));
+  EXPECT_EQ(reference_radix_sort(keys, true, 4, 12), (std::vector<unsigned>{0xABC0, 0x7777, 0x1234, 0xF0F0, 0x0005}));
+  // The range is on ordered bits: the top byte of int32 is the sign-flipped one.
+  const std::vector<int> ints = {1, -1, INT_MIN, 0x01000000};
+  EXPECT_EQ(reference_radix_sort(ints, false, 24, 32), (std::vector<int>{INT_MIN, -1, 1, 0x01000000}));
+  // Keys equal on the range keep their order: 0x100 and 0x200 agree on [0, 8).
+  EXPECT_EQ(reference_radix_sort(std::vector<unsigned>{0x200, 0x101, 0x100}, false, 0, 8),
+            (std::vector<unsigned>{0x200, 0x100, 0x101}));
+  // Bits of 64-bit keys above 32.
+  const std::vector<unsigned long long> wide = {3ull << 40, 1ull << 40, 2ull << 40 | 5};
+  EXPECT_EQ(reference_radix_sort(wide, false, 36, 44),
+            (std::vector<unsigned long long>{1ull << 40, 2ull << 40 | 5, 3ull << 40}));
+}
+
+TEST(RadixSortReference, EmptyBitRangeKeepsInputOrder) {
+  const auto keys = radix_sort_keys<double>(1000, key_distribution::specials, 2);
+  for (const int bit : {0, 17, 64}) {
+    for (const bool descending : {false, true}) {
+      EXPECT_EQ(reference_radix_sort_order(keys, descending, bit, bit), iota_values<std::uint64_t>(1000)) << bit;
+    }
+  }
+  EXPECT_THROW(reference_radix_digits(keys, false, 8, 4), std::invalid_argument);
+  EXPECT_THROW(reference_radix_digits(keys, false, 0, 65), std::invalid_argument);
+}
+
+// The reference agrees with a sort by value (an order written without radix_key) where
+// values decide: integers, and finite floats with -0.0 before +0.0.
+template <class Key>
+void check_against_value_order(std::uint64_t seed) {
+  const auto keys = radix_sort_keys<Key>(50000, key_distribution::low_entropy, seed);
+  auto less = [](Key a, Key b) {
+    if constexpr (std::is_floating_point_v<Key>) {
+      if (a == b) return std::signbit(a) && !std::signbit(b);
+    }
+    return a < b;
+  };
+  auto by_value = keys;
+  std::stable_sort(by_value.begin(), by_value.end(), less);
+  EXPECT_EQ(bits_of_keys(reference_radix_sort(keys, false)), bits_of_keys(by_value)) << type_name<Key>();
+  std::stable_sort(by_value.begin(), by_value.end(), [&](Key a, Key b) { return less(b, a); });
+  EXPECT_EQ(bits_of_keys(reference_radix_sort(keys, true)), bits_of_keys(by_value)) << type_name<Key>();
+}
+
+TEST(RadixSortReference, AgreesWithValueOrder) {
+  check_against_value_order<unsigned>(3);
+  check_against_value_order<int>(4);
+  check_against_value_order<unsigned long long>(5);
+  check_against_value_order<long long>(6);
+  check_against_value_order<float>(7);
+  check_against_value_order<double>(8);
+}
+
+// radix_key: from_ordered undoes to_ordered bit for bit (NaN payloads and denormals too),
+// in both directions, and to_ordered increases with the value.
+template <class Key>
+void check_radix_key_round_trip(std::uint64_t seed) {
+  using rk = onepass::detail::radix_key<Key>;
+  static_assert(rk::supported && rk::bits == 8 * sizeof(Key));
+  auto keys = radix_detail::edge_keys<Key>();
+  const auto more = radix_sort_keys<Key>(20000, key_distribution::specials, seed);
+  keys.insert(keys.end(), more.begin(), more.end());
+  for (Key k : keys) {
+    ASSERT_EQ(key_bits(rk::from_ordered(rk::to_ordered(k))), key_bits(k)) << +k;
+    for (const bool descending : {false, true}) {
+      ASSERT_EQ(key_bits(onepass::detail::key_from_ordered_bits<Key>(onepass::detail::ordered_bits(k, descending),
+                                                                     descending)),
+                key_bits(k))
+          << +k;
+    }
+    ASSERT_EQ(onepass::detail::ordered_bits(k, true), static_cast<radix_detail::bits_of<Key>>(~rk::to_ordered(k)));
+  }
+  // Every pattern is some key's: from_ordered then to_ordered is the identity too.
+  for (Key k : more) {
+    const auto b = key_bits(k);  // any pattern, read as ordered bits
+    ASSERT_EQ(rk::to_ordered(rk::from_ordered(b)), b);
+  }
+  using lim = std::numeric_limits<Key>;
+  std::vector<Key> increasing = {lim::lowest(), Key(-1), Key(0), Key(1), lim::max()};
+  if constexpr (std::is_floating_point_v<Key>) {
+    increasing = {-lim::infinity(), lim::lowest(), Key(-1), -lim::min(), -lim::denorm_min(), Key(-0.0), Key(0.0),
+                  lim::denorm_min(), lim::min(), Key(1), lim::max(), lim::infinity()};
+  } else if constexpr (std::is_unsigned_v<Key>) {
+    increasing = {Key(0), Key(1), Key(lim::max() / 2), Key(lim::max() / 2 + 1), lim::max()};
+  }
+  for (std::size_t i = 1; i < increasing.size(); ++i)
+    EXPECT_LT(rk::to_ordered(increasing[i - 1]), rk::to_ordered(increasing[i])) << i;
+  EXPECT_EQ(rk::to_ordered(lim::lowest()) == 0, !std::is_floating_point_v<Key>);
+  EXPECT_EQ(rk::to_ordered(lim::max()) == static_cast<radix_detail::bits_of<Key>>(~radix_detail::bits_of<Key>{0}),
+            !std::is_floating_point_v<Key>);
+}
+
+TEST(RadixKey, RoundTripEveryKeyType) {
+  check_radix_key_round_trip<unsigned>(11);
+  check_radix_key_round_trip<int>(12);
+  check_radix_key_round_trip<unsigned long long>(13);
+  check_radix_key_round_trip<long long>(14);
+  check_radix_key_round_trip<float>(15);
+  check_radix_key_round_trip<double>(16);
+  EXPECT_FALSE(onepass::detail::radix_key<bool>::supported);
+  EXPECT_FALSE(onepass::detail::radix_key<short>::supported);
+}
+
+TEST(RadixKey, DigitsOfOrderedBits) {
+  EXPECT_EQ(onepass::detail::radix_digit(0x12345678u, 0, 8), 0x78u);
+  EXPECT_EQ(onepass::detail::radix_digit(0x12345678u, 4, 8), 0x67u);
+  EXPECT_EQ(onepass::detail::radix_digit(0x12345678u, 28, 4), 0x1u);
+  EXPECT_EQ(onepass::detail::radix_digit(0xABCD000000000000ull, 56, 8), 0xABu);
+}
+
+TEST(RadixSortKeys, DistributionsKeepTheirPromises) {
+  for (key_distribution d : all_key_distributions) EXPECT_EQ(parse_key_distribution(key_distribution_name(d)), d);
+  EXPECT_THROW(parse_key_distribution("zipf"), std::invalid_argument);
+  const long long n = 70000;
+  for (float k : radix_sort_keys<float>(n, key_distribution::random, 21)) ASSERT_TRUE(std::isfinite(k));
+  for (double k : radix_sort_keys<double>(n, key_distribution::low_entropy, 22)) ASSERT_TRUE(std::isfinite(k));
+  for (int k : radix_sort_keys<int>(n, key_distribution::range16, 23)) ASSERT_TRUE(k >= 0 && k < 16);
+  const auto same = radix_sort_keys<long long>(n, key_distribution::all_equal, 24);
+  for (long long k : same) ASSERT_EQ(k, same[0]);
+  const auto up = radix_sort_keys<double>(n, key_distribution::sorted, 25);
+  EXPECT_TRUE(std::is_sorted(up.begin(), up.end()));
+  const auto down = radix_sort_keys<int>(n, key_distribution::reverse, 26);
+  EXPECT_TRUE(std::is_sorted(down.rbegin(), down.rend()));
+  EXPECT_NE(up.front(), up.back());
+  // low_entropy: each bit set with probability 1/8.
+  long long ones = 0;
+  for (unsigned long long k : radix_sort_keys<unsigned long long>(n, key_distribution::low_entropy, 27))
+    ones += __builtin_popcountll(k);
+  EXPECT_NEAR(static_cast<double>(ones) / (64.0 * n), 0.125, 0.01);
+  // specials holds both zeros and NaNs of both signs.
+  const auto specials = radix_sort_keys<float>(n, key_distribution::specials, 28);
+  auto has = [&](auto pred) { return std::any_of(specials.begin(), specials.end(), pred); };
+  EXPECT_TRUE(has([](float k) { return k == 0.0f && std::signbit(k); }));
+  EXPECT_TRUE(has([](float k) { return k == 0.0f && !std::signbit(k); }));
+  EXPECT_TRUE(has([](float k) { return std::isnan(k) && std::signbit(k); }));
+  EXPECT_TRUE(has([](float k) { return std::isnan(k) && !std::signbit(k); }));
+  EXPECT_TRUE(has([](float k) { return std::isinf(k); }));
+  // The same seed gives the same keys at any length.
+  const auto a = radix_sort_keys<unsigned>(1000, key_distribution::random, 29);
+  const auto b = radix_sort_keys<unsigned>(300000, key_distribution::random, 29);
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin()));
+  EXPECT_NE(radix_sort_keys<unsigned>(1000, key_distribution::random, 30), a);
+}
+
+// The parallel merge path (inputs of 2^18 and more) is as stable as the single-thread one.
+TEST(RadixSortReference, LargeInputsStable) {
+  const long long n = (1 << 20) + 3;
+  const auto keys = radix_sort_keys<unsigned>(n, key_distribution::range16, 31);
+  const auto perm = reference_radix_sort_order(keys, false);
+  for (std::size_t j = 1; j < perm.size(); ++j) {
+    ASSERT_LE(keys[perm[j - 1]], keys[perm[j]]) << j;
+    if (keys[perm[j - 1]] == keys[perm[j]]) {
+      ASSERT_LT(perm[j - 1], perm[j]) << j;
     }
   }
 }

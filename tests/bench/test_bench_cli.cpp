@@ -691,3 +691,117 @@ TEST(BenchCompactionUsage, DocumentsTheAxes) {
 
 }  // namespace
 }  // namespace onepass::bench
+
+// --- the radix sort: the --values and --order axes, --dist's key distributions --------------
+namespace onepass::bench {
+namespace {
+
+// The test catalogue with the radix sort, as the real one has it.
+catalogue catalogue_with_radix_sort() {
+  catalogue c = test_catalogue();
+  primitive_desc sort{"radix_sort", "stable radix sort", {"uint32", "int32", "float", "uint64", "int64", "double"},
+                      {{"split_1bit", "one bit per pass"}, {"onepass", "production"}, {"cub", "CUB"}}};
+  sort.dists = {"random", "low_entropy", "all_equal", "sorted", "reverse", "range16"};
+  sort.values = {"none", "u32", "u64"};
+  sort.orders = {"ascending", "descending"};
+  c.push_back(sort);
+  return c;
+}
+
+TEST(BenchRadixSortArgs, ValuesAndOrder) {
+  const options o = parse({"--values", "none,u32", "--order=descending"});
+  EXPECT_EQ(o.values, (std::vector<std::string>{"none", "u32"}));
+  EXPECT_EQ(o.orders, std::vector<std::string>{"descending"});
+  EXPECT_TRUE(parse({}).values.empty());
+  EXPECT_TRUE(parse({}).orders.empty());
+  expect_usage_error([] { parse({"--values", "u32,,u64"}); }, "--values: 'u32,,u64' has an empty item");
+  expect_usage_error([] { parse({"--order"}); }, "--order needs a value");
+  expect_usage_error([] { parse({"--preset", "seeds", "--values", "u32"}); }, "cannot be combined");
+  expect_usage_error([] { parse({"--preset", "seeds", "--order", "descending"}); }, "cannot be combined");
+  const std::string u = usage_text();
+  EXPECT_NE(u.find("--values none|u32|u64"), std::string::npos) << u;
+  EXPECT_NE(u.find("--order ascending|descending"), std::string::npos) << u;
+  EXPECT_NE(u.find("low_entropy"), std::string::npos) << u;
+}
+
+TEST(BenchRadixSortPlan, Titles) {
+  EXPECT_EQ(radix_sort_title("uint32", 1ll << 28, "none", "random", "ascending"),
+            "radix_sort: uint32, 2^28 keys, random, ascending");
+  EXPECT_EQ(radix_sort_title("double", 1000, "u64", "range16", "descending"),
+            "radix_sort: double + u64 values, 1000 pairs, range16, descending");
+}
+
+TEST(BenchRadixSortPlan, DefaultsAndCrossProduct) {
+  const catalogue c = catalogue_with_radix_sort();
+  const auto one = make_plan(parse({"--primitive", "radix_sort"}), c);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].table, "radix_sort: uint32, 2^28 keys, random, ascending");
+  EXPECT_EQ(one[0].dist, "random");
+  EXPECT_EQ(one[0].values, "none");
+  EXPECT_EQ(one[0].order, "ascending");
+  EXPECT_EQ(ids(one[0]), (std::vector<std::string>{"split_1bit", "onepass", "cub"}));
+  const auto plan = make_plan(parse({"--primitive", "radix_sort", "--dtype", "uint64,float", "--n", "2^16,2^27",
+                                     "--dist", "random,range16", "--values", "none,u32,u64", "--order",
+                                     "ascending,descending"}),
+                              c);
+  ASSERT_EQ(plan.size(), 2u * 2u * 2u * 3u * 2u);
+  EXPECT_EQ(plan[0].table, "radix_sort: uint64, 2^16 keys, random, ascending");
+  EXPECT_EQ(plan[1].table, "radix_sort: uint64, 2^16 keys, random, descending");
+  EXPECT_EQ(plan[2].table, "radix_sort: uint64 + u32 values, 2^16 pairs, random, ascending");
+  EXPECT_EQ(plan.back().table, "radix_sort: float + u64 values, 2^27 pairs, range16, descending");
+  // Other primitives have neither axis and are unaffected unless named.
+  for (const auto& other : make_plan(parse({"--values", "u32"}), c))
+    EXPECT_EQ(other.values, other.primitive == "radix_sort" ? "u32" : "") << other.table;
+  expect_usage_error([&] { make_plan(parse({"--primitive", "scan", "--order", "descending"}), c); },
+                     "--order: scan has no sort order (--order is for: radix_sort)");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "select", "--values", "u32"}), c); },
+                     "--values: select sorts no values (--values is for: radix_sort)");
+  expect_usage_error([&] { make_plan(parse({"--values", "u16"}), c); }, "--values: 'u16' is not known");
+  expect_usage_error([&] { make_plan(parse({"--order", "up"}), c); }, "--order: 'up' is not known");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "radix_sort", "--dist", "skewed"}), c); },
+                     "--dist: radix_sort does not take 'skewed'");
+  // Without the radix sort, no primitive has the axes.
+  expect_usage_error([] { make_plan(parse({"--values", "u32"}), test_catalogue()); },
+                     "--values: no primitive sorts values");
+  expect_usage_error([] { make_plan(parse({"--order", "ascending"}), test_catalogue()); },
+                     "--order: no primitive has a sort order");
+}
+
+TEST(BenchRadixSortPlan, SeedsPresetTables) {
+  const catalogue c = catalogue_with_radix_sort();
+  const auto plan = make_plan(parse({"--preset", "seeds", "--primitive", "radix_sort"}), c);
+  const std::vector<std::string> titles = {
+      "radix_sort: uint32, 2^28 keys, random, ascending",
+      "radix_sort: uint32 + u32 values, 2^28 pairs, random, ascending",
+      "radix_sort: uint64, 2^27 keys, random, ascending",
+      "radix_sort: uint32, 2^28 keys, low_entropy, ascending",
+      "radix_sort: uint32, 2^28 keys, all_equal, ascending",
+      "radix_sort: uint32, 2^28 keys, sorted, ascending",
+      "radix_sort: uint32, 2^28 keys, reverse, ascending",
+      "radix_sort: uint32, 2^28 keys, range16, ascending",
+      "radix_sort: int32, 2^28 keys, random, ascending",  // beside the peers (bench/peers.py)
+      "radix_sort: int64, 2^27 keys, random, ascending"};
+  ASSERT_EQ(plan.size(), titles.size());
+  for (std::size_t i = 0; i < titles.size(); ++i) {
+    EXPECT_EQ(plan[i].table, titles[i]);
+    EXPECT_EQ(ids(plan[i]).size(), 3u);
+  }
+  EXPECT_EQ(plan[1].values, "u32");
+  EXPECT_EQ(plan[2].n, 1ll << 27);
+  // The full preset ends with them; a catalogue without the radix sort leaves them out.
+  const auto all = make_plan(parse({"--preset", "seeds"}), c);
+  ASSERT_EQ(all.size(), 28u + titles.size());
+  for (std::size_t i = 0; i < titles.size(); ++i) EXPECT_EQ(all[28 + i].table, titles[i]);
+  EXPECT_EQ(make_plan(parse({"--preset", "seeds"}), test_catalogue()).size(), 28u);
+}
+
+TEST(BenchRadixSortList, ShowsTheAxes) {
+  const std::string text = format_list(catalogue_with_radix_sort());
+  EXPECT_NE(text.find("radix_sort - stable radix sort"), std::string::npos) << text;
+  EXPECT_NE(text.find("values: none, u32, u64 (--values; default none)"), std::string::npos) << text;
+  EXPECT_NE(text.find("orders: ascending, descending (--order; default ascending)"), std::string::npos) << text;
+  EXPECT_EQ(format_list(test_catalogue()).find("values:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace onepass::bench

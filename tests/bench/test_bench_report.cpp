@@ -186,3 +186,25 @@ TEST(BenchReport, ReadCeilingAndOperationRateColumns) {
 
 }  // namespace
 }  // namespace onepass::bench
+
+// Sorts (params.rate "keys") show keys per second beside the modelled GB/s.
+namespace onepass::bench {
+namespace {
+TEST(BenchReport, SortsShowKeysPerSecond) {
+  const std::string table = "radix_sort: uint32, 2^28 keys, random, ascending";
+  const long long n = 1ll << 28;
+  std::vector<record> r;
+  for (const auto& [id, ms] : {std::pair<const char*, double>{"split_1bit", 100.0}, {"cub", 6.4}})
+    r.push_back(timed_record("radix_sort", id, "uint32", n,
+                             {{"table", table}, {"rate", std::string("keys")}, {"digit_passes", 4ll}},
+                             {ms, ms, ms}, 2.0 * 4 * 4 * n, 4000, 4400));
+  const std::string text = format_tables(r);
+  EXPECT_NE(text.find("Gkeys/s"), std::string::npos) << text;
+  EXPECT_NE(text.find("41.94"), std::string::npos) << text;  // 2^28 keys in 6.4 ms
+  EXPECT_NE(text.find("2.68"), std::string::npos) << text;   // ... in 100 ms
+  EXPECT_NE(text.find("% of copy"), std::string::npos) << text;
+  // Other tables keep their columns.
+  EXPECT_EQ(format_tables(sample_records()).find("Gkeys/s"), std::string::npos);
+}
+}  // namespace
+}  // namespace onepass::bench

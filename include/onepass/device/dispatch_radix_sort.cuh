@@ -161,8 +161,43 @@ void check_radix_sort_memory(const Key* keys_in, Key* keys_out, const Value* val
   }
 }
 
-// Copy style: keys_in (and values_in) are left alone unless they are also the output.
-// ws == nullptr: the simple style (stream-ordered allocation of the workspace).
+// Copies n items of src to dst on the stream, unless they are the same memory.
+template <class T>
+void copy_unless_same(const T* src, T* dst, index_t n, cudaStream_t stream) {
+  if (src == dst || n == 0) return;
+  ONEPASS_CUDA_TRY(
+      cudaMemcpyAsync(dst, src, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+}
+
+// The copy style's launches alone, for callers that have checked everything (n > 0; ws
+// holds workspace_bytes(n, false)). keys_in (and values_in) are left alone unless they
+// are also the output.
+template <class Tuning = void, class Key, class Value, class Delay = no_delay>
+void radix_sort_copy_launch(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, index_t n,
+                            radix_bit_range range, bool descending, const workspace& ws, cudaStream_t stream,
+                            Delay delay = {}) {
+  using plan = radix_sort_plan_for<Key, Value, Tuning>;
+  if (range.bits() == 0) {  // nothing to compare: every key is equal, the order stays
+    copy_unless_same(keys_in, keys_out, n, stream);
+    if constexpr (has_values<Value>) copy_unless_same(values_in, values_out, n, stream);
+    return;
+  }
+  auto* alternate = static_cast<unsigned char*>(ws.data) + plan::histogram_bytes(n) + plan::lookback_bytes(n);
+  Key* alt_keys = reinterpret_cast<Key*>(alternate);
+  Value* alt_values = nullptr;
+  if constexpr (has_values<Value>)
+    alt_values = reinterpret_cast<Value*>(alternate + plan::round_up(static_cast<std::size_t>(n) * sizeof(Key)));
+  bool copy_keys = false, copy_values = false;
+  const auto b = copy_style_schedule(keys_in, keys_out, alt_keys, values_in, values_out, alt_values,
+                                     radix_pass_count(range), &copy_keys, &copy_values);
+  if (copy_keys) copy_unless_same(keys_in, alt_keys, n, stream);
+  if constexpr (has_values<Value>)
+    if (copy_values) copy_unless_same(values_in, alt_values, n, stream);
+  radix_sort_launch<Tuning>(b, n, range, descending, ws, stream, delay);
+}
+
+// Copy style, checked: ws == nullptr is the simple style (stream-ordered allocation of
+// the workspace).
 template <class Tuning = void, class Key, class Value, class Delay = no_delay>
 void radix_sort_copy_dispatch(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                               index_t n, const radix_sort_options& options, const workspace* ws,
@@ -174,38 +209,21 @@ void radix_sort_copy_dispatch(const Key* keys_in, Key* keys_out, const Value* va
   if (ws) check_workspace(*ws, needed);
   check_radix_sort_memory(keys_in, keys_out, values_in, values_out, n);
   if (n == 0) return;
-  if (range.bits() == 0) {  // nothing to compare: every key is equal, the order stays
-    if (keys_out != keys_in)
-      ONEPASS_CUDA_TRY(cudaMemcpyAsync(keys_out, keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
-    if constexpr (has_values<Value>)
-      if (values_out != values_in)
-        ONEPASS_CUDA_TRY(
-            cudaMemcpyAsync(values_out, values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
+  const bool descending = options.order == sort_order::descending;
+  if (ws) {
+    radix_sort_copy_launch<Tuning>(keys_in, keys_out, values_in, values_out, n, range, descending, *ws, stream, delay);
     return;
   }
-  workspace scratch = ws ? *ws : workspace{nullptr, needed};
-  if (!ws) ONEPASS_CUDA_TRY(cudaMallocAsync(&scratch.data, needed, stream));
+  workspace scratch{nullptr, needed};
+  ONEPASS_CUDA_TRY(cudaMallocAsync(&scratch.data, needed, stream));
   try {
-    auto* alternate = static_cast<unsigned char*>(scratch.data) + plan::histogram_bytes(n) + plan::lookback_bytes(n);
-    Key* alt_keys = reinterpret_cast<Key*>(alternate);
-    Value* alt_values = nullptr;
-    if constexpr (has_values<Value>)
-      alt_values = reinterpret_cast<Value*>(alternate + plan::round_up(static_cast<std::size_t>(n) * sizeof(Key)));
-    bool copy_keys = false, copy_values = false;
-    const auto b = copy_style_schedule(keys_in, keys_out, alt_keys, values_in, values_out, alt_values,
-                                       radix_pass_count(range), &copy_keys, &copy_values);
-    if (copy_keys)
-      ONEPASS_CUDA_TRY(cudaMemcpyAsync(alt_keys, keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
-    if constexpr (has_values<Value>)
-      if (copy_values)
-        ONEPASS_CUDA_TRY(
-            cudaMemcpyAsync(alt_values, values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
-    radix_sort_launch<Tuning>(b, n, range, options.order == sort_order::descending, scratch, stream, delay);
+    radix_sort_copy_launch<Tuning>(keys_in, keys_out, values_in, values_out, n, range, descending, scratch, stream,
+                                   delay);
   } catch (...) {
-    if (!ws) (void)cudaFreeAsync(scratch.data, stream);
+    (void)cudaFreeAsync(scratch.data, stream);
     throw;
   }
-  if (!ws) ONEPASS_CUDA_TRY(cudaFreeAsync(scratch.data, stream));
+  ONEPASS_CUDA_TRY(cudaFreeAsync(scratch.data, stream));
 }
 
 template <class T>

@@ -15,6 +15,11 @@ struct variant_list {};
 
 constexpr index_t no_limit = -1;
 
+namespace detail {
+// Pieces of a variant's workspace start 16-byte aligned.
+constexpr std::size_t round_up_16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+}  // namespace detail
+
 // Base of the variants that need no scratch memory.
 struct needs_no_workspace {
   template <class T, class Op = plus>

@@ -62,9 +62,6 @@ struct reads_index : std::false_type {};
 template <class T, class Pred>
 struct reads_index<onepass::detail::select_if_job<T, Pred>>
     : std::bool_constant<std::is_invocable_v<const Pred&, const T&, index_t>> {};
-
-// Pieces of a workspace start 16-byte aligned.
-constexpr std::size_t round_up_16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 }  // namespace detail
 
 // SizedFor: the Pred the caller sized the workspace with (workspace_bytes<T, SizedFor>);
