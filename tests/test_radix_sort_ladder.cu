@@ -249,11 +249,11 @@ void check_radix_sort_ladder(std::uint64_t seed) {
     check_radix_sort_ladder<Key, std::uint64_t>(seed + 2);                \
   }
 
-ONEPASS_RADIX_LADDER_TESTS(std::uint32_t, uint32, 1100)
-ONEPASS_RADIX_LADDER_TESTS(std::int32_t, int32, 1110)
+ONEPASS_RADIX_LADDER_TESTS(unsigned, uint32, 1100)
+ONEPASS_RADIX_LADDER_TESTS(int, int32, 1110)
 ONEPASS_RADIX_LADDER_TESTS(float, float, 1120)
-ONEPASS_RADIX_LADDER_TESTS(std::uint64_t, uint64, 1130)
-ONEPASS_RADIX_LADDER_TESTS(std::int64_t, int64, 1140)
+ONEPASS_RADIX_LADDER_TESTS(unsigned long long, uint64, 1130)
+ONEPASS_RADIX_LADDER_TESTS(long long, int64, 1140)
 ONEPASS_RADIX_LADDER_TESTS(double, double, 1150)
 
 // --- without a GPU: the registry's shape ----------------------------------------------

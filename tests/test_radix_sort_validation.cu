@@ -74,7 +74,7 @@ void for_each_entry(Check&& check) {
   };
   each(std::uint32_t{}, keys_only{});
   each(double{}, std::uint32_t{});
-  each(std::int64_t{}, std::uint64_t{});
+  each(0ll, std::uint64_t{});  // (long long: the name type_name knows)
 }
 
 TEST(RadixSortValidation, NullPointers) {
