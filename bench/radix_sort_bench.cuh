@@ -59,7 +59,7 @@ std::vector<record> run_radix_sort_table_typed(const bench_case& c, bench_contex
   using stored_value = std::conditional_t<pairs, Value, char>;
   device_array<Key> keys_in(n), keys_out(n), expected_keys(n);
   device_array<stored_value> values_in(pairs ? n : 0), values_out(pairs ? n : 0), expected_values(pairs ? n : 0);
-  std::vector<Key> host_keys = test::radix_sort_keys<Key>(n, dist, ctx.seed);
+  std::vector<Key> host_keys = test::make_sort_keys<Key>(n, dist, ctx.seed);
   std::vector<std::uint64_t> order = test::reference_radix_sort_order(host_keys, descending);
   keys_in.upload(host_keys);
   expected_keys.upload(test::apply_permutation(host_keys, order));

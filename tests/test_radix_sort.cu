@@ -10,6 +10,7 @@
 #include <random>
 
 #include "onepass/radix_sort.cuh"
+#include "support/radix_sort_reference.hpp"
 #include "support/reference.hpp"
 #include "support/test_support.cuh"
 
@@ -18,89 +19,19 @@ namespace {
 
 using detail::keys_only;
 
-enum class dist { random, low_entropy, all_equal, sorted, reverse, range16, specials };
+using dist = key_distribution;
 
-const char* dist_name(dist d) {
-  switch (d) {
-    case dist::random: return "random";
-    case dist::low_entropy: return "low_entropy";
-    case dist::all_equal: return "all_equal";
-    case dist::sorted: return "sorted";
-    case dist::reverse: return "reverse";
-    case dist::range16: return "range16";
-    case dist::specials: return "specials";
-  }
-  return "?";
-}
-
-// Keys from random bit patterns (so every bit of every digit varies), NaNs replaced by
-// ordinary numbers except in `specials`, which mixes +-0.0, +-inf, NaNs of both signs,
-// denormals and the type's extremes into random keys.
-template <class Key>
-std::vector<Key> make_keys(long long n, dist d, std::uint64_t seed) {
-  using traits = detail::radix_key<Key>;
-  using bits_t = typename traits::bits_type;
-  std::mt19937_64 rng(seed);
-  const auto random_key = [&] {
-    bits_t b = static_cast<bits_t>(rng());
-    Key k;
-    std::memcpy(&k, &b, sizeof k);
-    if constexpr (std::is_floating_point_v<Key>)
-      if (std::isnan(k)) k = static_cast<Key>(static_cast<double>(b % 1000) - 500);
-    return k;
-  };
-  std::vector<Key> keys(static_cast<std::size_t>(n));
-  for (auto& k : keys) {
-    switch (d) {
-      case dist::low_entropy: {  // AND of three random words: bits mostly 0
-        const bits_t b = static_cast<bits_t>(rng() & rng() & rng());
-        std::memcpy(&k, &b, sizeof k);
-        if constexpr (std::is_floating_point_v<Key>)
-          if (std::isnan(k)) k = Key(1);
-        break;
-      }
-      case dist::all_equal: k = static_cast<Key>(42); break;
-      case dist::range16: k = static_cast<Key>(static_cast<long long>(rng() % 16) - (std::is_signed_v<Key> ? 8 : 0)); break;
-      case dist::specials:
-        if constexpr (std::is_floating_point_v<Key>) {
-          const Key special[] = {Key(0.0), -Key(0.0), std::numeric_limits<Key>::infinity(),
-                                 -std::numeric_limits<Key>::infinity(), std::numeric_limits<Key>::quiet_NaN(),
-                                 -std::numeric_limits<Key>::quiet_NaN(), std::numeric_limits<Key>::denorm_min(),
-                                 std::numeric_limits<Key>::lowest(), std::numeric_limits<Key>::max()};
-          k = rng() % 2 ? special[rng() % 9] : random_key();
-        } else {
-          const Key special[] = {Key(0), std::numeric_limits<Key>::min(), std::numeric_limits<Key>::max(), Key(1)};
-          k = rng() % 2 ? special[rng() % 4] : random_key();
-        }
-        break;
-      default: k = random_key();
-    }
-  }
-  if (d == dist::sorted || d == dist::reverse) {
-    std::stable_sort(keys.begin(), keys.end(), [](Key a, Key b) { return traits::to_ordered(a) < traits::to_ordered(b); });
-    if (d == dist::reverse) std::reverse(keys.begin(), keys.end());
-  }
-  return keys;
-}
-
-// The stable sorting permutation of `keys` on ordered bits [begin, end).
+// The stable sorting permutation of `keys` on ordered bits [begin, end), as 32-bit
+// indices (the values the tests sort along).
 template <class Key>
 std::vector<std::uint32_t> reference_permutation(const std::vector<Key>& keys, bool descending, int begin, int end) {
-  using bits_t = typename detail::radix_key<Key>::bits_type;
-  const int width = end - begin;
-  const bits_t mask = width == 0 ? 0 : width >= detail::radix_key<Key>::bits ? ~bits_t{0} : (bits_t{1} << width) - 1;
-  const auto field = [&](Key k) { return (detail::ordered_bits(k, descending) >> (begin % detail::radix_key<Key>::bits)) & mask; };
-  std::vector<std::uint32_t> order(keys.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return field(keys[a]) < field(keys[b]); });
-  return order;
+  const auto order = reference_radix_sort_order(keys, descending, begin, end);
+  return std::vector<std::uint32_t>(order.begin(), order.end());
 }
 
 template <class T>
 std::vector<T> permuted(const std::vector<T>& v, const std::vector<std::uint32_t>& order) {
-  std::vector<T> out(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) out[i] = v[order[i]];
-  return out;
+  return apply_permutation(v, std::vector<std::uint64_t>(order.begin(), order.end()));
 }
 
 // A tuning with portions of four tiles, so small inputs run the multi-portion path.
@@ -174,7 +105,7 @@ TYPED_TEST(RadixSortPublic, EverySizeBothOrdersKeysAndPairs) {
   ONEPASS_REQUIRE_GPU();
   using Key = TypeParam;
   for (long long n : sort_sizes<Key>()) {
-    const auto keys = make_keys<Key>(n, dist::random, 100 + n);
+    const auto keys = make_sort_keys<Key>(n, dist::random, 100 + n);
     for (sort_order o : {sort_order::ascending, sort_order::descending}) {
       SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) +
                    (o == sort_order::descending ? " descending" : " ascending"));
@@ -197,12 +128,11 @@ TYPED_TEST(RadixSortPublic, DistributionsBitRangesInPlace) {
                                        {sort_order::ascending, width - 1, width},
                                        {sort_order::ascending, 7, 7}};
   const long long n = std::min(max_test_items(), 70001ll);
-  for (dist d : {dist::random, dist::low_entropy, dist::all_equal, dist::sorted, dist::reverse, dist::range16,
-                 dist::specials}) {
-    const auto keys = make_keys<Key>(n, d, 7 + static_cast<int>(d));
+  for (dist d : all_key_distributions) {
+    const auto keys = make_sort_keys<Key>(n, d, 7 + static_cast<int>(d));
     for (const auto& r : ranges) {
       for (bool in_place : {false, true}) {
-        SCOPED_TRACE(std::string(type_name<Key>()) + " " + dist_name(d) + " bits [" + std::to_string(r.begin_bit) +
+        SCOPED_TRACE(std::string(type_name<Key>()) + " " + key_distribution_name(d) + " bits [" + std::to_string(r.begin_bit) +
                      ", " + std::to_string(r.end_bit) + ")" + (in_place ? " in place" : ""));
         check_sort<Key, true>(keys, r, in_place, in_place);
       }
@@ -219,8 +149,8 @@ TYPED_TEST(RadixSortPublic, SeveralPortions) {
   const long long portion = tuning_t::value.portion_items, tile = tuning_t::value.onesweep_tile_items();
   for (long long n : {portion, portion + 1, 3 * portion + tile / 2, 5 * portion - 1}) {
     for (dist d : {dist::random, dist::range16}) {
-      SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " " + dist_name(d));
-      const auto keys = make_keys<Key>(n, d, n);
+      SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " " + key_distribution_name(d));
+      const auto keys = make_sort_keys<Key>(n, d, n);
       check_sort<Key, true, tuning_t>(keys, {sort_order::ascending}, false, true);
       check_sort<Key, true, tuning_t>(keys, {sort_order::descending, 0, 12}, true, true);
     }
@@ -247,10 +177,10 @@ TEST(RadixSortStress, StalledTilesNeitherDeadlockNorMisplaceKeys) {
   ONEPASS_REQUIRE_GPU();
   const long long n = std::min(max_test_items(), (1ll << 20) + 17);
   for (unsigned salt = 0; salt < 2; ++salt) {
-    check_sort<unsigned, true>(make_keys<unsigned>(n, dist::random, salt), {}, false, true, stall_some_tiles{salt});
-    check_sort<double, true>(make_keys<double>(n, dist::range16, salt), {sort_order::descending}, false, true,
+    check_sort<unsigned, true>(make_sort_keys<unsigned>(n, dist::random, salt), {}, false, true, stall_some_tiles{salt});
+    check_sort<double, true>(make_sort_keys<double>(n, dist::range16, salt), {sort_order::descending}, false, true,
                              stall_some_tiles{salt});
-    check_sort<int, true, tiny_portions<int, std::uint32_t>>(make_keys<int>(n, dist::low_entropy, salt), {}, true,
+    check_sort<int, true, tiny_portions<int, std::uint32_t>>(make_sort_keys<int>(n, dist::low_entropy, salt), {}, true,
                                                              true, stall_some_tiles{salt});
   }
 }
@@ -259,7 +189,7 @@ TEST(RadixSortStress, StalledTilesNeitherDeadlockNorMisplaceKeys) {
 TEST(RadixSort, DoubleBufferStyleEndsInCurrentWithoutACopy) {
   ONEPASS_REQUIRE_GPU();
   const long long n = std::min(max_test_items(), 100003ll);
-  const auto keys = make_keys<float>(n, dist::specials, 5);
+  const auto keys = make_sort_keys<float>(n, dist::specials, 5);
   std::vector<double> values(keys.size());
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i) * 0.5;
   for (int end_bit : {32, 24, 16, 0}) {  // 4, 3, 2 and 0 passes: both parities
@@ -284,7 +214,7 @@ TEST(RadixSort, DoubleBufferStyleEndsInCurrentWithoutACopy) {
     EXPECT_EQ(first_difference(permuted(values, order), got_values), "");
   }
   // Keys alone, simple style, descending.
-  const auto ukeys = make_keys<unsigned long long>(n, dist::random, 6);
+  const auto ukeys = make_sort_keys<unsigned long long>(n, dist::random, 6);
   device_buffer<unsigned long long> a(ukeys), b(n);
   double_buffer<unsigned long long> db(a.get(), b.get());
   radix_sort_keys(db, n, {sort_order::descending});
@@ -298,7 +228,7 @@ TEST(RadixSort, DoubleBufferStyleEndsInCurrentWithoutACopy) {
 TEST(RadixSort, PermutationOfKeysLeftUnchanged) {
   ONEPASS_REQUIRE_GPU();
   const long long n = std::min(max_test_items(), 77777ll);
-  const auto keys = make_keys<double>(n, dist::range16, 9);
+  const auto keys = make_sort_keys<double>(n, dist::range16, 9);
   device_buffer<double> in(keys);
   device_buffer<std::uint32_t> perm32(n);
   device_buffer<long long> perm64(n);
@@ -329,7 +259,7 @@ TEST(RadixSort, WorkspaceStyleInCudaGraph) {
   std::iota(index.begin(), index.end(), 0u);
   vin.upload(index);
   for (int replay = 0; replay < 3; ++replay) {
-    const auto keys = make_keys<int>(n, dist::random, 77 + replay);
+    const auto keys = make_sort_keys<int>(n, dist::random, 77 + replay);
     in.upload(keys);
     out.poison();
     ONEPASS_CHECK_CUDA(cudaGraphLaunch(exec, stream));
@@ -436,7 +366,7 @@ TEST(RadixSort, BadArgumentsAreNamedAndNothingIsWritten) {
 
 TEST(RadixSort, HostMemoryIsRejectedAndNothingIsWritten) {
   ONEPASS_REQUIRE_GPU();
-  std::vector<unsigned> host = make_keys<unsigned>(1000, dist::random, 1);
+  std::vector<unsigned> host = make_sort_keys<unsigned>(1000, dist::random, 1);
   device_buffer<unsigned> out(1000);
   expect_rejected([&] { radix_sort_keys(host.data(), out.get(), 1000); }, "keys_in", "host memory");
   EXPECT_EQ(first_written(out.download()), "");

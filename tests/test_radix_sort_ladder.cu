@@ -223,7 +223,7 @@ void check_radix_sort_ladder(std::uint64_t seed) {
     }
     for (const combo& c : combos) {
       const std::uint64_t data_seed = rng();
-      const std::vector<Key> keys = radix_sort_keys<Key>(n, c.dist, data_seed);
+      const std::vector<Key> keys = make_sort_keys<Key>(n, c.dist, data_seed);
       radix_sort_options o = ranges[c.range];
       o.order = c.descending ? sort_order::descending : sort_order::ascending;
       const bool in_place = rng() % 3 == 0;

@@ -226,7 +226,7 @@ TEST(RadixSortReference, StableInBothOrders) {
   EXPECT_EQ(reference_radix_sort_order(keys, false), (std::vector<std::uint64_t>{1, 3, 0, 2, 5, 4}));
   EXPECT_EQ(reference_radix_sort_order(keys, true), (std::vector<std::uint64_t>{4, 0, 2, 5, 1, 3}));
   // At scale: equal keys (16 distinct) keep increasing indices in both orders.
-  const auto many = radix_sort_keys<unsigned>(100000, key_distribution::range16, 1);
+  const auto many = make_sort_keys<unsigned>(100000, key_distribution::range16, 1);
   for (const bool descending : {false, true}) {
     const auto perm = reference_radix_sort_order(many, descending);
     for (std::size_t j = 1; j < perm.size(); ++j) {
@@ -257,7 +257,7 @@ TEST(RadixSortReference, BitRangeOfOrderedBits) {
 }
 
 TEST(RadixSortReference, EmptyBitRangeKeepsInputOrder) {
-  const auto keys = radix_sort_keys<double>(1000, key_distribution::specials, 2);
+  const auto keys = make_sort_keys<double>(1000, key_distribution::specials, 2);
   for (const int bit : {0, 17, 64}) {
     for (const bool descending : {false, true}) {
       EXPECT_EQ(reference_radix_sort_order(keys, descending, bit, bit), iota_values<std::uint64_t>(1000)) << bit;
@@ -271,7 +271,7 @@ TEST(RadixSortReference, EmptyBitRangeKeepsInputOrder) {
 // values decide: integers, and finite floats with -0.0 before +0.0.
 template <class Key>
 void check_against_value_order(std::uint64_t seed) {
-  const auto keys = radix_sort_keys<Key>(50000, key_distribution::low_entropy, seed);
+  const auto keys = make_sort_keys<Key>(50000, key_distribution::low_entropy, seed);
   auto less = [](Key a, Key b) {
     if constexpr (std::is_floating_point_v<Key>) {
       if (a == b) return std::signbit(a) && !std::signbit(b);
@@ -301,7 +301,7 @@ void check_radix_key_round_trip(std::uint64_t seed) {
   using rk = onepass::detail::radix_key<Key>;
   static_assert(rk::supported && rk::bits == 8 * sizeof(Key));
   auto keys = radix_detail::edge_keys<Key>();
-  const auto more = radix_sort_keys<Key>(20000, key_distribution::specials, seed);
+  const auto more = make_sort_keys<Key>(20000, key_distribution::specials, seed);
   keys.insert(keys.end(), more.begin(), more.end());
   for (Key k : keys) {
     ASSERT_EQ(key_bits(rk::from_ordered(rk::to_ordered(k))), key_bits(k)) << +k;
@@ -355,23 +355,23 @@ TEST(RadixSortKeys, DistributionsKeepTheirPromises) {
   for (key_distribution d : all_key_distributions) EXPECT_EQ(parse_key_distribution(key_distribution_name(d)), d);
   EXPECT_THROW(parse_key_distribution("zipf"), std::invalid_argument);
   const long long n = 70000;
-  for (float k : radix_sort_keys<float>(n, key_distribution::random, 21)) ASSERT_TRUE(std::isfinite(k));
-  for (double k : radix_sort_keys<double>(n, key_distribution::low_entropy, 22)) ASSERT_TRUE(std::isfinite(k));
-  for (int k : radix_sort_keys<int>(n, key_distribution::range16, 23)) ASSERT_TRUE(k >= 0 && k < 16);
-  const auto same = radix_sort_keys<long long>(n, key_distribution::all_equal, 24);
+  for (float k : make_sort_keys<float>(n, key_distribution::random, 21)) ASSERT_TRUE(std::isfinite(k));
+  for (double k : make_sort_keys<double>(n, key_distribution::low_entropy, 22)) ASSERT_TRUE(std::isfinite(k));
+  for (int k : make_sort_keys<int>(n, key_distribution::range16, 23)) ASSERT_TRUE(k >= 0 && k < 16);
+  const auto same = make_sort_keys<long long>(n, key_distribution::all_equal, 24);
   for (long long k : same) ASSERT_EQ(k, same[0]);
-  const auto up = radix_sort_keys<double>(n, key_distribution::sorted, 25);
+  const auto up = make_sort_keys<double>(n, key_distribution::sorted, 25);
   EXPECT_TRUE(std::is_sorted(up.begin(), up.end()));
-  const auto down = radix_sort_keys<int>(n, key_distribution::reverse, 26);
+  const auto down = make_sort_keys<int>(n, key_distribution::reverse, 26);
   EXPECT_TRUE(std::is_sorted(down.rbegin(), down.rend()));
   EXPECT_NE(up.front(), up.back());
   // low_entropy: each bit set with probability 1/8.
   long long ones = 0;
-  for (unsigned long long k : radix_sort_keys<unsigned long long>(n, key_distribution::low_entropy, 27))
+  for (unsigned long long k : make_sort_keys<unsigned long long>(n, key_distribution::low_entropy, 27))
     ones += __builtin_popcountll(k);
   EXPECT_NEAR(static_cast<double>(ones) / (64.0 * n), 0.125, 0.01);
   // specials holds both zeros and NaNs of both signs.
-  const auto specials = radix_sort_keys<float>(n, key_distribution::specials, 28);
+  const auto specials = make_sort_keys<float>(n, key_distribution::specials, 28);
   auto has = [&](auto pred) { return std::any_of(specials.begin(), specials.end(), pred); };
   EXPECT_TRUE(has([](float k) { return k == 0.0f && std::signbit(k); }));
   EXPECT_TRUE(has([](float k) { return k == 0.0f && !std::signbit(k); }));
@@ -379,16 +379,16 @@ TEST(RadixSortKeys, DistributionsKeepTheirPromises) {
   EXPECT_TRUE(has([](float k) { return std::isnan(k) && !std::signbit(k); }));
   EXPECT_TRUE(has([](float k) { return std::isinf(k); }));
   // The same seed gives the same keys at any length.
-  const auto a = radix_sort_keys<unsigned>(1000, key_distribution::random, 29);
-  const auto b = radix_sort_keys<unsigned>(300000, key_distribution::random, 29);
+  const auto a = make_sort_keys<unsigned>(1000, key_distribution::random, 29);
+  const auto b = make_sort_keys<unsigned>(300000, key_distribution::random, 29);
   EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin()));
-  EXPECT_NE(radix_sort_keys<unsigned>(1000, key_distribution::random, 30), a);
+  EXPECT_NE(make_sort_keys<unsigned>(1000, key_distribution::random, 30), a);
 }
 
 // The parallel merge path (inputs of 2^18 and more) is as stable as the single-thread one.
 TEST(RadixSortReference, LargeInputsStable) {
   const long long n = (1 << 20) + 3;
-  const auto keys = radix_sort_keys<unsigned>(n, key_distribution::range16, 31);
+  const auto keys = make_sort_keys<unsigned>(n, key_distribution::range16, 31);
   const auto perm = reference_radix_sort_order(keys, false);
   for (std::size_t j = 1; j < perm.size(); ++j) {
     ASSERT_LE(keys[perm[j - 1]], keys[perm[j]]) << j;

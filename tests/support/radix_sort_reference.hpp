@@ -8,7 +8,7 @@
 // sort, it shares none of a radix sort's machinery (digits, passes, scatter): a radix
 // sort that is wrong in either gets caught.
 //
-//   const auto keys = radix_sort_keys<float>(n, key_distribution::specials, seed);
+//   const auto keys = make_sort_keys<float>(n, key_distribution::specials, seed);
 //   const auto perm = reference_radix_sort_order(keys, descending, 4, 20);
 //   const auto want = apply_permutation(keys, perm);        // the sorted keys
 //   const auto vals = apply_permutation(iota_values<std::uint32_t>(n), perm);  // == perm
@@ -153,10 +153,10 @@ std::vector<T> apply_permutation(const std::vector<T>& items, const std::vector<
 // (except sorted and reverse, which are the same multiset in order) and on any number of
 // threads.
 template <class Key>
-std::vector<Key> radix_sort_keys(long long n, key_distribution d, std::uint64_t seed) {
+std::vector<Key> make_sort_keys(long long n, key_distribution d, std::uint64_t seed) {
   using histogram_detail::mix;
   using B = radix_detail::bits_of<Key>;
-  if (n < 0) throw std::invalid_argument("radix_sort_keys: n must be >= 0");
+  if (n < 0) throw std::invalid_argument("make_sort_keys: n must be >= 0");
   // A random pattern from a counter; non-finite floats are drawn again (a different
   // counter) so `random` holds finite keys only.
   auto word = [seed](std::uint64_t i, int k) {
