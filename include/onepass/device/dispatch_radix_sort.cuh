@@ -196,6 +196,25 @@ void radix_sort_copy_launch(const Key* keys_in, Key* keys_out, const Value* valu
   radix_sort_launch<Tuning>(b, n, range, descending, ws, stream, delay);
 }
 
+// Runs launches(workspace) on the caller's workspace, or (ws == nullptr, the simple
+// style) on `needed` bytes allocated and freed in stream order around it.
+template <class Launches>
+void with_workspace(const workspace* ws, std::size_t needed, cudaStream_t stream, Launches&& launches) {
+  if (ws) {
+    launches(*ws);
+    return;
+  }
+  workspace scratch{nullptr, needed};
+  ONEPASS_CUDA_TRY(cudaMallocAsync(&scratch.data, needed, stream));
+  try {
+    launches(scratch);
+  } catch (...) {
+    (void)cudaFreeAsync(scratch.data, stream);
+    throw;
+  }
+  ONEPASS_CUDA_TRY(cudaFreeAsync(scratch.data, stream));
+}
+
 // Copy style, checked: ws == nullptr is the simple style (stream-ordered allocation of
 // the workspace).
 template <class Tuning = void, class Key, class Value, class Delay = no_delay>
@@ -210,20 +229,9 @@ void radix_sort_copy_dispatch(const Key* keys_in, Key* keys_out, const Value* va
   check_radix_sort_memory(keys_in, keys_out, values_in, values_out, n);
   if (n == 0) return;
   const bool descending = options.order == sort_order::descending;
-  if (ws) {
-    radix_sort_copy_launch<Tuning>(keys_in, keys_out, values_in, values_out, n, range, descending, *ws, stream, delay);
-    return;
-  }
-  workspace scratch{nullptr, needed};
-  ONEPASS_CUDA_TRY(cudaMallocAsync(&scratch.data, needed, stream));
-  try {
-    radix_sort_copy_launch<Tuning>(keys_in, keys_out, values_in, values_out, n, range, descending, scratch, stream,
-                                   delay);
-  } catch (...) {
-    (void)cudaFreeAsync(scratch.data, stream);
-    throw;
-  }
-  ONEPASS_CUDA_TRY(cudaFreeAsync(scratch.data, stream));
+  with_workspace(ws, needed, stream, [&](const workspace& w) {
+    radix_sort_copy_launch<Tuning>(keys_in, keys_out, values_in, values_out, n, range, descending, w, stream, delay);
+  });
 }
 
 template <class T>
@@ -266,18 +274,12 @@ void radix_sort_double_buffer_dispatch(double_buffer<Key>& keys, double_buffer<V
     check_radix_sort_memory<Key, Value>(keys.current(), keys.alternate(), nullptr, nullptr, n);
   const int passes = radix_pass_count(range);
   if (n == 0 || passes == 0) return;
-  workspace scratch = ws ? *ws : workspace{nullptr, needed};
-  if (!ws) ONEPASS_CUDA_TRY(cudaMallocAsync(&scratch.data, needed, stream));
-  try {
-    radix_pass_buffers<Key, Value> b{keys.current(), keys.alternate(), keys.current(), nullptr, nullptr, nullptr};
-    if constexpr (has_values<Value>) b = {keys.current(), keys.alternate(), keys.current(),
-                                          values->current(), values->alternate(), values->current()};
-    radix_sort_launch<Tuning>(b, n, range, options.order == sort_order::descending, scratch, stream, delay);
-  } catch (...) {
-    if (!ws) (void)cudaFreeAsync(scratch.data, stream);
-    throw;
-  }
-  if (!ws) ONEPASS_CUDA_TRY(cudaFreeAsync(scratch.data, stream));
+  radix_pass_buffers<Key, Value> b{keys.current(), keys.alternate(), keys.current(), nullptr, nullptr, nullptr};
+  if constexpr (has_values<Value>)
+    b = {keys.current(), keys.alternate(), keys.current(), values->current(), values->alternate(), values->current()};
+  with_workspace(ws, needed, stream, [&](const workspace& w) {
+    radix_sort_launch<Tuning>(b, n, range, options.order == sort_order::descending, w, stream, delay);
+  });
   keys.selector ^= passes & 1;
   if constexpr (has_values<Value>) values->selector ^= passes & 1;
 }
