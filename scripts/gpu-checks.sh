@@ -20,7 +20,7 @@ if [ -z "${ONEPASS_PREBUILT:-}" ]; then
 fi
 
 # 1. Every GPU test binary, whole (ctest also runs the CPU-only tests and the package check).
-gpu_tests="test_building_blocks test_scan test_scan_ladder test_validation test_reduce test_reduce_ladder test_reduce_validation test_rms_norm test_histogram test_histogram_ladder test_histogram_validation test_select test_select_validation test_select_ladder"
+gpu_tests="test_building_blocks test_scan test_scan_ladder test_validation test_reduce test_reduce_ladder test_reduce_validation test_rms_norm test_histogram test_histogram_ladder test_histogram_validation test_select test_select_validation test_select_ladder test_radix_sort test_radix_sort_ladder test_radix_sort_validation"
 passed=0; failed=0; gpu_skips=0
 for bin in $gpu_tests; do
   "$build/tests/$bin" >"$logs/$bin.log" 2>&1
@@ -41,14 +41,16 @@ tests_line="$passed passed, $failed failed"
 #    layouts, unaligned starts, float boundaries, graphs and shared workspaces; the
 #    ladder on uint8), the production select (partition and in place on int32, unique on
 #    the 12-byte struct, index predicates, graphs, stalled tiles), and the select ladder
-#    on int32 (every variant and operation, in place, index predicates).
+#    on int32 (every variant and operation, in place, index predicates), and the production
+#    radix sort (uint32 and double keys, several portions, stalled tiles, graphs) and its
+#    ladder on uint32 keys.
 export ONEPASS_TEST_MAX_N=${ONEPASS_TEST_MAX_N:-20000}
 summary=""
 sanitizer_errors=0
 for tool in memcheck racecheck synccheck initcheck; do
   tool_errors=0
   for run in "test_building_blocks" \
-             "test_scan --gtest_filter=ScanPublic/0.*:ScanPublic/5.*:Scan.*:ScanStress.*:ScanPipelined.*" \
+             "test_scan --gtest_filter=ScanPublic/0.*:ScanPublic/5.*:Scan.*:ScanStress.*:ScanPipelined.*:ScanSingleWave.*" \
              "test_scan_ladder --gtest_filter=*int32_plus:*affine*" \
              "test_reduce --gtest_filter=Reduce.PublicApiInt32:Reduce.PublicApiNonCommutative:Reduce.Empty*:Reduce.Workspace*:Reduce.BackToBack*:Reduce.FloatSums*" \
              "test_reduce_ladder --gtest_filter=*int32_plus:*double_plus:*affine*" \
@@ -56,7 +58,9 @@ for tool in memcheck racecheck synccheck initcheck; do
              "test_histogram --gtest_filter=HistogramEven.LevelsInt32:HistogramEven.LevelsFloat:HistogramEven.Unaligned*:HistogramRange.UnevenBoundariesFloat:Histogram.*" \
              "test_histogram_ladder --gtest_filter=HistogramLadder.uint8" \
              "test_select --gtest_filter=SelectPublic/0.Partition:SelectPublic/0.InPlace:SelectPublic/6.Unique:Select.EmptyInput*:Select.PredicateReadsTheIndex:Select.WorkspaceStyleInCudaGraph:SelectStress.*" \
-             "test_select_ladder --gtest_filter=SelectLadder.int32_*:SelectLadder.*Int32"; do
+             "test_select_ladder --gtest_filter=SelectLadder.int32_*:SelectLadder.*Int32" \
+             "test_radix_sort --gtest_filter=RadixSortPublic/0.*:RadixSortPublic/5.*:RadixSort.*:RadixSortStress.*" \
+             "test_radix_sort_ladder --gtest_filter=RadixSortLadder.uint32_*"; do
     set -- $run
     bin=$1; shift
     log="$logs/sanitizer-$tool-$bin.log"
