@@ -24,8 +24,11 @@
 //      out by consecutive threads to consecutive positions of each digit's run; values
 //      follow through the same shared memory.
 // Inputs longer than a "portion" (2^28 keys) are sorted a portion per launch within each
-// pass: descriptor counts stay 32-bit, and where a digit's keys of portion q start comes
-// from the histogram of the portions before q.
+// pass, so descriptor counts stay 32-bit. Where a digit's keys of portion q start cannot
+// come from the up-front histogram (it counts the original array's portions, but pass
+// p > 0 reads a permutation of it): the block holding a portion's last tile writes each
+// digit's start for the next portion (its own start plus the portion's count), and the
+// next launch, ordered after it on the stream, reads that.
 #pragma once
 
 #include "onepass/block/block_scan.cuh"
@@ -44,9 +47,9 @@ __device__ ONEPASS_FORCEINLINE unsigned key_digit(Key key, int shift, int bits, 
   return radix_digit(ordered_bits(key, descending), shift, bits);
 }
 
-// Counts, for every pass and every portion, how many keys have each digit:
-// hist[(pass * portions + portion) * 256 + digit] += count (hist zeroed beforehand).
-// Grid: (blocks per portion, portions); each block strides over its portion, each
+// Counts, for every pass, how many keys have each digit: hist[pass * 256 + digit] +=
+// count (hist zeroed beforehand). Grid: (blocks per portion, portions) to spread the
+// work; each block strides over its portion, each
 // thread with Unroll loads in flight (one 4-byte load per thread would leave DRAM idle).
 // A warp whose 32 keys share a digit (sorted runs, few distinct keys) counts it with one
 // shared-memory atomic instead of 32 to the same address, which would serialise.
@@ -95,7 +98,7 @@ __global__ void __launch_bounds__(BlockThreads)
   for (int i = threadIdx.x; i < passes * radix_digits; i += BlockThreads) {
     const int p = i / radix_digits, d = i % radix_digits;
     if (const unsigned c = counts[p][d])
-      atomicAdd(&hist[(static_cast<index_t>(p) * gridDim.y + blockIdx.y) * radix_digits + d], c);
+      atomicAdd(&hist[p * radix_digits + d], c);
   }
 }
 
@@ -105,15 +108,17 @@ struct radix_pass {
   int bits;
 };
 
-// Where one launch of the onesweep kernel works: portion `index` of `count`, keys
-// [begin, begin + items) of the whole array, and this pass's histogram rows
-// (hist[portion * 256 + digit], every portion's).
+// Where one launch of the onesweep kernel works: keys [begin, begin + items) of the
+// whole array, and where each digit's keys of this portion start in the output: the
+// first portion computes that from this pass's digit counts (`totals`, 256 of them);
+// later ones read `starts_in`, which the previous portion's last tile wrote. With more
+// portions to come, this one's last tile writes `starts_out` (else null).
 struct radix_portion {
   index_t begin;
   index_t items;
-  int index;
-  int count;
-  const unsigned long long* hist;
+  const unsigned long long* totals;
+  const index_t* starts_in;  // null: the first portion
+  index_t* starts_out;       // null: the last portion
 };
 
 template <class Key, class Value, int BlockThreads, int ItemsPerThread>
@@ -173,18 +178,15 @@ __global__ void __launch_bounds__(BlockThreads)
     }
   }
 
-  // Where each digit's keys of this portion start in the output: every smaller digit's
-  // count in the whole array, plus this digit's count in the portions before this one.
-  {
-    index_t total = 0, earlier_portions = 0;
-    for (int q = 0; q < portion.count; ++q) {
-      const auto c = static_cast<index_t>(portion.hist[static_cast<index_t>(q) * radix_digits + digit]);
-      total += c;
-      if (q < portion.index) earlier_portions += c;
-    }
+  // Where each digit's keys of this portion start in the output: after every smaller
+  // digit's keys (first portion), or where the previous portion left off.
+  if (portion.starts_in) {
+    shared.global_base[digit] = portion.starts_in[digit];
+  } else {
+    const auto total = static_cast<index_t>(portion.totals[digit]);
     index_t smaller_digits = 0, all;
     block_scan<index_t, BlockThreads>(shared.scan64).exclusive_prefix(total, plus{}, smaller_digits, all);
-    shared.global_base[digit] = smaller_digits + earlier_portions;
+    shared.global_base[digit] = smaller_digits;
   }
 
   // 2. Rank within the warp, in input order. Past the end, digit radix_digits: those
@@ -235,6 +237,8 @@ __global__ void __launch_bounds__(BlockThreads)
   }
   // Tile position j of this digit goes to global_base + earlier + (j - start).
   shared.dest[digit] = shared.global_base[digit] + earlier - start;
+  if (portion.starts_out && tile == (portion.items - 1) / tile_items)
+    portion.starts_out[digit] = shared.global_base[digit] + earlier + tile_count;
   __syncthreads();
 
   // Each item's position in the tile-sorted order (read before the union is reused).

@@ -29,11 +29,13 @@ struct radix_sort_plan {
   static constexpr index_t portion_tiles(index_t items) { return (items + tile_items - 1) / tile_items; }
   static constexpr std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
-  // Workspace: [histograms][tile counter, 16 bytes][descriptors][alternate keys][alternate
-  // values]; the alternate buffers only for the copy style (the double-buffer style
-  // ping-pongs between the caller's buffers).
-  static constexpr std::size_t histogram_bytes(index_t n) {
-    return round_up(static_cast<std::size_t>(max_passes * portions(n)) * radix_digits * sizeof(unsigned long long));
+  // Workspace: [digit counts of every pass][digit starts, two portions' worth][tile
+  // counter, 16 bytes][descriptors][alternate keys][alternate values]; the alternate
+  // buffers only for the copy style (the double-buffer style ping-pongs between the
+  // caller's buffers).
+  static constexpr std::size_t counts_bytes = static_cast<std::size_t>(max_passes) * radix_digits * 8;
+  static constexpr std::size_t histogram_bytes(index_t /*n*/) {
+    return round_up(counts_bytes + 2 * radix_digits * sizeof(index_t));
   }
   static constexpr std::size_t counter_bytes = 16;
   static constexpr std::size_t lookback_bytes(index_t n) {
@@ -114,7 +116,8 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
   auto* hist = reinterpret_cast<unsigned long long*>(base);
   unsigned char* lookback_area = base + plan::histogram_bytes(n);
 
-  ONEPASS_CUDA_TRY(cudaMemsetAsync(hist, 0, plan::histogram_bytes(n), stream));
+  index_t* starts = reinterpret_cast<index_t*>(base + plan::counts_bytes);  // two sets of 256
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(hist, 0, plan::counts_bytes, stream));
   {
     constexpr int hist_threads = plan::tuning.histogram_block_threads;
     const index_t first_portion = n < plan::portion_items ? n : plan::portion_items;
@@ -138,8 +141,10 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
       const index_t tiles = plan::portion_tiles(items);
       ONEPASS_CUDA_TRY(cudaMemsetAsync(
           lookback_area, 0, plan::counter_bytes + radix_digits * lookback::tile_state<unsigned>::bytes(tiles), stream));
-      const radix_portion portion{begin, items, static_cast<int>(q), static_cast<int>(portions),
-                                  hist + static_cast<index_t>(p) * portions * radix_digits};
+      // Portion q reads the starts portion q - 1 wrote and writes the other set.
+      const radix_portion portion{begin, items, hist + static_cast<index_t>(p) * radix_digits,
+                                  q == 0 ? nullptr : starts + ((q - 1) % 2) * radix_digits,
+                                  q + 1 == portions ? nullptr : starts + (q % 2) * radix_digits};
       launch(kernel, dim3(static_cast<unsigned>(tiles)), threads, 0, stream, keys_src, keys_dst, values_src,
              values_dst, portion, pass, descending, static_cast<void*>(lookback_area + plan::counter_bytes),
              lookback::tile_counter(lookback_area), delay);
