@@ -158,30 +158,17 @@ TYPED_TEST(RadixSortPublic, SeveralPortions) {
 }
 
 // --- stalled tiles ----------------------------------------------------------------------
-// Some tiles sleep before publishing their counts, others before their inclusive counts,
-// tile 0 long: successors find INVALID and AGGREGATE descriptors many tiles deep.
-struct stall_some_tiles {
-  unsigned salt;
-  __device__ void operator()(long long tile, lookback::tile_status s) const {
-    const unsigned h = static_cast<unsigned>(tile * 2654435761u) ^ salt;
-    const bool stall = tile == 0 || (s == lookback::tile_status::aggregate ? h % 7 == 0 : h % 5 == 1);
-    if (stall) {
-      const long long until = clock64() + (tile == 0 ? 100000 : 10000 + (h % 64) * 500);
-      while (clock64() < until) {
-      }
-    }
-  }
-};
-
+// stall_some_tiles (support/test_support.cuh), with shorter stalls: a sort has many tiles.
 TEST(RadixSortStress, StalledTilesNeitherDeadlockNorMisplaceKeys) {
   ONEPASS_REQUIRE_GPU();
   const long long n = std::min(max_test_items(), (1ll << 20) + 17);
   for (unsigned salt = 0; salt < 2; ++salt) {
-    check_sort<unsigned, true>(make_sort_keys<unsigned>(n, dist::random, salt), {}, false, true, stall_some_tiles{salt});
+    const stall_some_tiles stall{salt, 100000, 10000, 500};
+    check_sort<unsigned, true>(make_sort_keys<unsigned>(n, dist::random, salt), {}, false, true, stall);
     check_sort<double, true>(make_sort_keys<double>(n, dist::range16, salt), {sort_order::descending}, false, true,
-                             stall_some_tiles{salt});
+                             stall);
     check_sort<int, true, tiny_portions<int, std::uint32_t>>(make_sort_keys<int>(n, dist::low_entropy, salt), {}, true,
-                                                             true, stall_some_tiles{salt});
+                                                             true, stall);
   }
 }
 

@@ -200,21 +200,7 @@ TEST(Scan, MoreThan2To31Items) {
 }
 
 // --- stalled tiles ----------------------------------------------------------------------
-// Some tiles sleep before publishing their aggregate, others before their prefix, and
-// tile 0 sleeps long, so successors find INVALID and AGGREGATE descriptors many tiles deep,
-// and multi-word descriptors are read while half-updated.
-struct stall_some_tiles {
-  unsigned salt;
-  __device__ void operator()(long long tile, lookback::tile_status s) const {
-    const unsigned h = static_cast<unsigned>(tile * 2654435761u) ^ salt;
-    const bool stall = tile == 0 || (s == lookback::tile_status::aggregate ? h % 7 == 0 : h % 5 == 1);
-    if (stall) {
-      const long long until = clock64() + (tile == 0 ? 200000 : 20000 + (h % 64) * 1000);
-      while (clock64() < until) {
-      }
-    }
-  }
-};
+// stall_some_tiles (support/test_support.cuh) stalls chosen tiles' publications.
 
 // The production row for T with the pipelined agent forced at every size (normally it
 // takes over from four tiles per resident block), so small inputs, and hence the

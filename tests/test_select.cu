@@ -808,22 +808,9 @@ TEST(Select, MoreThan2To31Items) {
 }
 
 // --- stalled tiles ----------------------------------------------------------------------
-// Some tiles sleep before publishing their count, others before their running total, and
-// tile 0 sleeps long, so successors find INVALID and AGGREGATE descriptors many tiles deep;
-// in place, no tile may write over input that a stalled tile has not read yet.
-struct stall_some_tiles {
-  unsigned salt;
-  __device__ void operator()(long long tile, lookback::tile_status s) const {
-    const unsigned h = static_cast<unsigned>(tile * 2654435761u) ^ salt;
-    const bool stall = tile == 0 || (s == lookback::tile_status::aggregate ? h % 7 == 0 : h % 5 == 1);
-    if (stall) {
-      const long long until = clock64() + (tile == 0 ? 200000 : 20000 + (h % 64) * 1000);
-      while (clock64() < until) {
-      }
-    }
-  }
-};
-
+// stall_some_tiles (support/test_support.cuh) stalls chosen tiles' publications; in
+// place, no tile may write over input that a stalled tile has not read yet.
+//
 // The production row with the L2 prefetch forced on at every size, two tiles ahead.
 template <class T>
 struct forced_prefetch {

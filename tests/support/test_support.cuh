@@ -17,6 +17,7 @@
 
 #include "onepass/error.cuh"
 #include "onepass/functional.cuh"
+#include "onepass/lookback/tile_state.cuh"
 #include "support/reference.hpp"
 
 namespace onepass::test {
@@ -136,5 +137,28 @@ void expect_rejected(F&& f, const std::string& argument, const std::string& frag
     EXPECT_NE(std::string(e.what()).find("'" + argument + "'"), std::string::npos) << e.what();
   }
 }
+
+#if defined(__CUDACC__)
+// --- stalled tiles (the lookback's stress tests; device code) ---------------------------
+// A Delay hook for the kernels built on the lookback: some tiles spin before publishing
+// their aggregate, others before their prefix, and tile 0 spins longest, so successors
+// find INVALID and AGGREGATE descriptors many tiles deep and multi-word descriptors are
+// read half-updated. `salt` picks which tiles; the clock-cycle counts set how long.
+struct stall_some_tiles {
+  unsigned salt;
+  long long first_tile_cycles = 200000;
+  long long cycles = 20000;       // plus up to 63 steps of cycles_step
+  long long cycles_step = 1000;
+  __device__ void operator()(long long tile, lookback::tile_status s) const {
+    const unsigned h = static_cast<unsigned>(tile * 2654435761u) ^ salt;
+    const bool stall = tile == 0 || (s == lookback::tile_status::aggregate ? h % 7 == 0 : h % 5 == 1);
+    if (stall) {
+      const long long until = clock64() + (tile == 0 ? first_tile_cycles : cycles + (h % 64) * cycles_step);
+      while (clock64() < until) {
+      }
+    }
+  }
+};
+#endif
 
 }  // namespace onepass::test
