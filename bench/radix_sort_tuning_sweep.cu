@@ -16,9 +16,10 @@
 
 using namespace onepass;
 
-template <int Items>
+// A shape: items per thread, lookback window, first lookback pause (ns), ranking group.
+template <int Items, int Window, unsigned PauseNs, int Group>
 struct row {
-  static constexpr tuning::radix_sort_tuning value{Items, 256, 4, 1ll << 28};
+  static constexpr tuning::radix_sort_tuning value{Items, 256, 4, 1ll << 28, Window, PauseNs, Group};
 };
 
 // The stable ascending sort of `keys` on the CPU (LSD, 8 bits a pass), and the
@@ -134,9 +135,11 @@ struct sweep {
     try_cub();
     try_row<tuning::default_radix_sort_tuning<Key, std::conditional_t<Pairs, unsigned, detail::keys_only>>>(
         "onepass (production row)");
-    try_row<row<8>>("256 x 8");
-    try_row<row<12>>("256 x 12");
-    try_row<row<20>>("256 x 20");
+    try_row<row<16, 4, 32, 4>>("256 x 16, window 4");
+    try_row<row<16, 2, 32, 4>>("256 x 16, window 2");
+    try_row<row<20, 4, 32, 4>>("256 x 20, window 4");
+    try_row<row<20, 2, 32, 4>>("256 x 20, window 2");
+    try_row<row<16, 4, 32, 1>>("256 x 16, group 1");
   }
 };
 

@@ -21,6 +21,7 @@ using onepass::lookback::tile_state;
 using onepass::lookback::tile_status;
 using onepass::lookback::tile_counter;
 using onepass::lookback::descriptor_word;
+using onepass::lookback::count_state;
 
 // 16 bytes, non-commutative: affine maps mod 2^64 (see tests/support/test_support.cuh).
 struct affine64 {
@@ -140,7 +141,9 @@ TEST(TileState, HalfUpdatedDescriptorReadsInvalid) {
 // The radix sort's use of the protocol: one interleaved state per digit. CPU threads play
 // the blocks of one counting-sort pass: claim a tile, count its digits, publish every
 // digit's count, look back per digit, and scatter the tile's keys stably. The result must
-// be the stable sort by digit.
+// be the stable sort by digit. State: tile_state<std::uint32_t> or count_state; Window: 0
+// looks back with lookback_single, else lookback_window<Window>.
+template <class State, int Window>
 void counting_pass_on_threads(long long n, int tile_items, int threads, bool stall) {
   constexpr int digits = 16;
   std::mt19937_64 rng(n + tile_items);
@@ -148,7 +151,7 @@ void counting_pass_on_threads(long long n, int tile_items, int threads, bool sta
   for (auto& k : keys) k = static_cast<std::uint32_t>(rng());
   const auto digit = [](std::uint32_t k) { return static_cast<int>((k >> 7) % digits); };
   const long long tiles = (n + tile_items - 1) / tile_items;
-  std::vector<descriptor_word> words(digits * tile_state<std::uint32_t>::bytes(tiles) / sizeof(descriptor_word), 0);
+  std::vector<descriptor_word> words(digits * State::bytes(tiles) / sizeof(descriptor_word) + 1, 0);
   unsigned long long counter_word = 0;
   const tile_counter counter(&counter_word);
   // Where each digit's keys start in the output: the counts of all smaller digits.
@@ -167,14 +170,17 @@ void counting_pass_on_threads(long long n, int tile_items, int threads, bool sta
       for (long long i = begin; i < end; ++i) ++counts[digit(keys[i])];
       long long before[digits] = {};  // this digit's keys in earlier tiles
       for (int d = 0; d < digits; ++d) {
-        const tile_state<std::uint32_t> state(words.data(), d, digits);
+        const State state(words.data(), d, digits);
         if (tile == 0) {
           state.publish(tile, tile_status::prefix, counts[d]);
           continue;
         }
         state.publish(tile, tile_status::aggregate, counts[d]);
         if (stall && local_rng() % 16 == 0) std::this_thread::sleep_for(std::chrono::microseconds(100));
-        before[d] = onepass::lookback::lookback_single(state, tile, plus{});
+        if constexpr (Window == 0)
+          before[d] = onepass::lookback::lookback_single(state, tile, plus{});
+        else
+          before[d] = onepass::lookback::lookback_window<Window>(state, tile, plus{});
         state.publish(tile, tile_status::prefix, static_cast<std::uint32_t>(before[d] + counts[d]));
       }
       long long seen[digits] = {};
@@ -193,9 +199,37 @@ void counting_pass_on_threads(long long n, int tile_items, int threads, bool sta
 }
 
 TEST(LookbackProtocolCpu, InterleavedStatesOnePerDigit) {
-  counting_pass_on_threads(50000, 64, oversubscribed, false);
-  counting_pass_on_threads(20000, 32, oversubscribed, true);
-  counting_pass_on_threads(65, 64, 4, false);
+  counting_pass_on_threads<tile_state<std::uint32_t>, 0>(50000, 64, oversubscribed, false);
+  counting_pass_on_threads<tile_state<std::uint32_t>, 0>(20000, 32, oversubscribed, true);
+  counting_pass_on_threads<tile_state<std::uint32_t>, 0>(65, 64, 4, false);
+}
+
+// The production sort's variant: 32-bit count descriptors, several predecessors read at
+// once (windows that reach below tile 0, and windows stopped half-way by an INVALID).
+TEST(LookbackProtocolCpu, PackedCountsWindowedLookback) {
+  counting_pass_on_threads<count_state, 4>(50000, 64, oversubscribed, false);
+  counting_pass_on_threads<count_state, 4>(20000, 32, oversubscribed, true);
+  counting_pass_on_threads<count_state, 8>(65, 64, 4, false);
+  counting_pass_on_threads<count_state, 8>(3000, 16, oversubscribed, true);
+  counting_pass_on_threads<tile_state<std::uint32_t>, 3>(20000, 32, oversubscribed, true);
+}
+
+TEST(CountState, PacksStatusAndThirtyBitCount) {
+  std::uint32_t words[6] = {};
+  const count_state a(words, 0, 2), b(words, 1, 2);
+  std::uint32_t v = 7;
+  EXPECT_EQ(a.try_read(1, v), tile_status::invalid);
+  EXPECT_EQ(v, 7u) << "an INVALID read leaves the value alone";
+  a.publish(1, tile_status::aggregate, count_state::max_count);
+  b.publish(1, tile_status::prefix, 0);
+  EXPECT_EQ(a.try_read(1, v), tile_status::aggregate);
+  EXPECT_EQ(v, count_state::max_count);
+  EXPECT_EQ(b.try_read(1, v), tile_status::prefix);
+  EXPECT_EQ(v, 0u);
+  EXPECT_EQ(words[2], (1u << 30) | count_state::max_count) << "state 0 of tile 1 is word 1 * 2 + 0";
+  EXPECT_EQ(words[3], 2u << 30);
+  EXPECT_EQ(a.try_read(2, v), tile_status::invalid);
+  EXPECT_EQ(count_state::bytes(3), 12u);
 }
 
 TEST(TileCounter, ClaimsAreUniqueAndDense) {

@@ -7,24 +7,29 @@
 // (radix_onesweep_kernel) that reads every key once and writes it once — the "onesweep"
 // scheme (Adinets & Merrill, 2022): a tile must know, per digit, how many keys of that
 // digit the tiles before it hold, and it learns that through the decoupled lookback with
-// one interleaved tile state per digit (lookback/tile_state.cuh) instead of a separate
-// counting pass.
+// one interleaved count descriptor per digit (count_state, lookback/tile_state.cuh)
+// instead of a separate counting pass.
 //
 // Per tile (one per block, claimed in execution order):
 //   1. load the tile's keys (and values), warp-striped: item i of lane l of warp w is
 //      key tile_begin + (w * ItemsPerThread + i) * 32 + l, so (w, i, l) is input order;
-//   2. rank: per warp, item by item, lanes with the same digit find each other with
-//      __match_any_sync; the lowest such lane bumps the warp's count of that digit in
-//      shared memory — a key's rank among its warp's keys of its digit, in input order;
-//   3. thread d (one per digit) turns the 8 warps' counts into offsets and the tile's
-//      count; a block scan over digits gives where each digit starts inside the tile;
-//   4. thread d publishes the tile's count of digit d, looks back for the count in all
-//      earlier tiles, and publishes the inclusive count;
-//   5. the keys are placed in shared memory in tile-sorted order (stable), then written
-//      out by consecutive threads to consecutive positions of each digit's run; values
-//      follow through the same shared memory.
+//   2. each warp counts its keys per digit in shared memory;
+//   3. thread d (one per digit) sums the warps' counts of digit d and publishes the tile's
+//      count (AGGREGATE) at once — before the expensive ranking, so successors find it
+//      early (CUB's "early counts"); a block scan over digits gives where each digit
+//      starts in the tile, and each warp's counts become where its keys of d start;
+//   4. rank: per warp, item by item, lanes with the same digit find each other (one
+//      ballot per digit bit, warp_match_digit); the lowest such lane advances the warp's
+//      offset of that digit — each key's position in the tile-sorted order, stable;
+//   5. the keys are placed in shared memory in tile-sorted order — more work between
+//      publishing and looking back, so predecessors have had longer to publish PREFIXes;
+//   6. thread d looks back for the count of digit d in all earlier tiles, Window
+//      descriptors at a time (lookback_window), and publishes the inclusive count;
+//   7. the keys are written out by consecutive threads to consecutive positions of each
+//      digit's run; values follow through the same shared memory.
+// Descriptors are count_state words (status and a 30-bit count in 32 bits).
 // Inputs longer than a "portion" (2^28 keys) are sorted a portion per launch within each
-// pass, so descriptor counts stay 32-bit. Where a digit's keys of portion q start cannot
+// pass, so descriptor counts stay within 30 bits. Where a digit's keys of portion q start cannot
 // come from the up-front histogram (it counts the original array's portions, but pass
 // p > 0 reads a permutation of it): the block holding a portion's last tile writes each
 // digit's start for the next portion (its own start plus the portion's count), and the
@@ -35,6 +40,7 @@
 #include "onepass/detail/radix_key.cuh"
 #include "onepass/functional.cuh"
 #include "onepass/lookback/lookback.cuh"
+#include "onepass/tuning/radix_sort_tuning.cuh"
 
 namespace onepass::detail {
 
@@ -51,8 +57,10 @@ __device__ ONEPASS_FORCEINLINE unsigned key_digit(Key key, int shift, int bits, 
 // count (hist zeroed beforehand). Grid: (blocks per portion, portions) to spread the
 // work; each block strides over its portion, each
 // thread with Unroll loads in flight (one 4-byte load per thread would leave DRAM idle).
-// A warp whose 32 keys share a digit (sorted runs, few distinct keys) counts it with one
-// shared-memory atomic instead of 32 to the same address, which would serialise.
+// Plain shared-memory atomics: testing each warp for a shared digit first
+// (__match_all_sync, so that constant inputs add 32 at once) made the kernel twice as slow
+// on random keys (docs/perf/radix_sort.md); the cost on constant inputs, where a warp's
+// adds meet on one address, is not yet measured.
 template <class Key, int BlockThreads, int MaxPasses, int Unroll = 4>
 __global__ void __launch_bounds__(BlockThreads)
     radix_histogram_kernel(const Key* keys, index_t n, index_t portion_items, int begin_bit, int end_bit,
@@ -64,17 +72,15 @@ __global__ void __launch_bounds__(BlockThreads)
   using bits_t = typename radix_key<Key>::bits_type;
   const int passes = (end_bit - begin_bit + radix_digit_bits - 1) / radix_digit_bits;
   const int lane = lane_id();
-  const auto count = [&](bits_t bits, bool valid) {
-    for (int p = 0; p < passes; ++p) {
-      const int shift = begin_bit + p * radix_digit_bits;
-      const int width = end_bit - shift < radix_digit_bits ? end_bit - shift : radix_digit_bits;
-      const unsigned d = valid ? radix_digit(bits, shift, width) : radix_digits;  // past the end: no digit
-      int all_same = 0;
-      (void)__match_all_sync(full_warp_mask, d, &all_same);
-      if (all_same) {
-        if (lane == 0 && d < radix_digits) atomicAdd(&counts[p][d], 32u);
-      } else if (d < radix_digits) {
-        atomicAdd(&counts[p][d], 1u);
+  // Two instructions a key and pass (extract the digit, add to its counter): the pass loop
+  // is unrolled over MaxPasses so each pass's counter row is an immediate offset.
+  const auto count = [&](bits_t bits) {
+#pragma unroll
+    for (int p = 0; p < MaxPasses; ++p) {
+      if (p < passes) {
+        const int shift = begin_bit + p * radix_digit_bits;
+        const int width = end_bit - shift < radix_digit_bits ? end_bit - shift : radix_digit_bits;
+        atomicAdd(&counts[p][radix_digit(bits, shift, width)], 1u);
       }
     }
   };
@@ -92,7 +98,8 @@ __global__ void __launch_bounds__(BlockThreads)
       bits[u] = i < portion_end ? ordered_bits(keys[i], descending) : bits_t{0};
     }
 #pragma unroll
-    for (int u = 0; u < Unroll; ++u) count(bits[u], base + u * stride + lane < portion_end);
+    for (int u = 0; u < Unroll; ++u)
+      if (base + u * stride + lane < portion_end) count(bits[u]);
   }
   __syncthreads();
   for (int i = threadIdx.x; i < passes * radix_digits; i += BlockThreads) {
@@ -100,6 +107,30 @@ __global__ void __launch_bounds__(BlockThreads)
     if (const unsigned c = counts[p][d])
       atomicAdd(&hist[p * radix_digits + d], c);
   }
+}
+
+// The lanes of the warp whose `digit` equals this lane's, as a mask — what
+// __match_any_sync(full_warp_mask, digit) returns, for digits below 2^Bits — built from one
+// ballot per bit: keep the lanes that agree with this lane on bit b, for every b. Ballots
+// are cheap, fixed-latency instructions; MATCH.ANY's long, variable latency made it the
+// ranking's bottleneck (docs/perf/radix_sort.md). All 32 lanes must call it.
+template <int Bits>
+__device__ ONEPASS_FORCEINLINE unsigned warp_match_digit(unsigned digit) {
+  unsigned peers = full_warp_mask;
+#pragma unroll
+  for (int b = 0; b < Bits; ++b) {
+    // The lanes whose bit b equals mine: the ballot of bit b, inverted where mine is 0.
+    // In PTX so that it stays four instructions a bit (test, vote, conditional not, and);
+    // the C++ form compiled to seven.
+    unsigned agree;
+    asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
+        "and.b32 t, %1, %2;\n\tsetp.ne.u32 p, t, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t@!p not.b32 %0, %0;\n\t}"
+        : "=r"(agree)
+        : "r"(digit), "r"(1u << b));
+    peers &= agree;
+  }
+  return peers;
 }
 
 // One pass's digit: ordered bits [shift, shift + bits).
@@ -126,11 +157,10 @@ struct radix_onesweep_shared {
   static constexpr int tile_items = BlockThreads * ItemsPerThread;
   static constexpr int warps = BlockThreads / 32;
   union {
-    unsigned warp_counts[warps][radix_digits];  // ranking (steps 2-3)
-    Key keys[tile_items];                       // tile-sorted keys (step 5)
-    Value values[tile_items];                   // then the values
+    unsigned warp_offsets[warps][radix_digits];  // histogram, then ranking (steps 2-4)
+    Key keys[tile_items];                        // tile-sorted keys (step 5)
+    Value values[tile_items];                    // then the values
   };
-  unsigned tile_start[radix_digits];  // where each digit starts inside the tile
   index_t global_base[radix_digits];  // where each digit's keys of this portion start
   index_t dest[radix_digits];         // output index of tile position j: dest[digit] + j
   typename block_scan<unsigned, BlockThreads>::storage scan;
@@ -139,16 +169,23 @@ struct radix_onesweep_shared {
 };
 
 // Value = keys_only (the empty tag) sorts keys alone; values_in/out are then unused.
-// `descriptors`: 256 interleaved tile_state<unsigned> of the portion's tiles, zeroed, and
+// `descriptors`: 256 interleaved count_states of the portion's tiles, zeroed, and
 // `counter` zeroed, before the launch. Grid: exactly the portion's tile count.
-template <class Key, class Value, int BlockThreads, int ItemsPerThread, class Delay>
-__global__ void __launch_bounds__(BlockThreads)
+// Tuning: a type whose ::value is a tuning::radix_sort_tuning (the tile shape, the ranking
+// and the lookback's parameters).
+template <class Key, class Value, class Tuning, class Delay>
+__global__ void __launch_bounds__(radix_digits)
     radix_onesweep_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                           radix_portion portion, radix_pass pass, bool descending, void* descriptors,
                           lookback::tile_counter counter, Delay delay) {
-  static_assert(BlockThreads == radix_digits, "one thread per digit");
+  constexpr tuning::radix_sort_tuning t = Tuning::value;
+  constexpr int BlockThreads = radix_digits;  // one thread per digit
   constexpr bool with_values = !std::is_empty_v<Value>;
-  constexpr int N = ItemsPerThread;
+  constexpr int N = t.onesweep_items_per_thread;
+  constexpr int G = t.rank_group;
+  static_assert(N % G == 0, "tuning: rank_group must divide the items per thread");
+  static_assert(radix_onesweep_shared<Key, Value, radix_digits, N>::tile_items <= (1 << 16),
+                "tile positions and counts fit the ranking's 32-bit offsets");
   using shared_t = radix_onesweep_shared<Key, Value, BlockThreads, N>;
   constexpr int tile_items = shared_t::tile_items;
   __shared__ shared_t shared;
@@ -157,7 +194,8 @@ __global__ void __launch_bounds__(BlockThreads)
   const int warp = warp_id();
   const int digit = threadIdx.x;  // the digit this thread counts, publishes and looks back for
   if (threadIdx.x == 0) shared.tile = counter.claim();
-  for (int i = lane; i < radix_digits; i += 32) shared.warp_counts[warp][i] = 0;
+  unsigned* warp_offsets = shared.warp_offsets[warp];
+  for (int i = lane; i < radix_digits; i += 32) warp_offsets[i] = 0;
   __syncthreads();
   const index_t tile = shared.tile;
   const index_t tile_begin = tile * tile_items;
@@ -167,7 +205,7 @@ __global__ void __launch_bounds__(BlockThreads)
   // 1. Load (coalesced: each warp instruction reads 32 consecutive keys).
   Key keys[N];
   Value values[N];
-  unsigned digits[N];
+  unsigned digits[N];  // radix_digits past the end
   const index_t warp_first = portion.begin + tile_begin + static_cast<index_t>(warp) * N * 32 + lane;
   const int warp_offset = warp * N * 32 + lane;  // item 0's position in the tile
 #pragma unroll
@@ -189,49 +227,86 @@ __global__ void __launch_bounds__(BlockThreads)
     shared.global_base[digit] = smaller_digits;
   }
 
-  // 2. Rank within the warp, in input order. Past the end, digit radix_digits: those
-  //    lanes match only each other and count nowhere.
-  unsigned ranks[N];
-  unsigned* warp_counts = shared.warp_counts[warp];
-  const unsigned lanes_below = (1u << lane) - 1u;
+  // 2. Each warp counts its keys per digit (one shared-memory add per key).
 #pragma unroll
   for (int i = 0; i < N; ++i) {
     digits[i] = warp_offset + i * 32 < tile_valid ? key_digit(keys[i], pass.shift, pass.bits, descending)
                                                   : radix_digits;
-    const unsigned peers = __match_any_sync(full_warp_mask, digits[i]);
-    const int leader = __ffs(peers) - 1;
-    unsigned before = 0;
-    if (lane == leader && digits[i] < radix_digits) {
-      before = warp_counts[digits[i]];
-      warp_counts[digits[i]] = before + __popc(peers);
-    }
-    ranks[i] = __shfl_sync(full_warp_mask, before, leader) + __popc(peers & lanes_below);
-    __syncwarp();  // the count's update is seen by the next item's leader, whichever lane
+    if (digits[i] < radix_digits) atomicAdd(&warp_offsets[digits[i]], 1u);
   }
   __syncthreads();
 
-  // 3. Per digit: the warps' counts become offsets; the tile's count; where it starts.
+  // 3. Thread d: the tile's count of digit d, published at once — before the ranking, so
+  //    that successors looking back find it as early as possible; then where digit d
+  //    starts in the tile (a block scan), and where each warp's keys of digit d start.
+  unsigned per_warp[shared_t::warps];
   unsigned tile_count = 0;
 #pragma unroll
   for (int w = 0; w < shared_t::warps; ++w) {
-    const unsigned c = shared.warp_counts[w][digit];
-    shared.warp_counts[w][digit] = tile_count;
-    tile_count += c;
+    per_warp[w] = shared.warp_offsets[w][digit];
+    tile_count += per_warp[w];
   }
-  unsigned start = 0, tile_total;
-  block_scan<unsigned, BlockThreads>(shared.scan).exclusive_prefix(tile_count, plus{}, start, tile_total);
-  shared.tile_start[digit] = start;
-
-  // 4. The lookback, one digit per thread: keys of this digit in the portion's earlier tiles.
-  const lookback::tile_state<unsigned> state(descriptors, digit, radix_digits);
-  unsigned earlier = 0;
+  const lookback::count_state state(descriptors, digit, radix_digits);
   if (tile == 0) {
     delay(tile, lookback::tile_status::prefix);
     state.publish(tile, lookback::tile_status::prefix, tile_count);
   } else {
     delay(tile, lookback::tile_status::aggregate);
     state.publish(tile, lookback::tile_status::aggregate, tile_count);
-    earlier = lookback::lookback_single(state, tile, plus{});
+  }
+  unsigned start = 0, tile_total;
+  block_scan<unsigned, BlockThreads>(shared.scan).exclusive_prefix(tile_count, plus{}, start, tile_total);
+  {
+    unsigned offset = start;
+#pragma unroll
+    for (int w = 0; w < shared_t::warps; ++w) {
+      shared.warp_offsets[w][digit] = offset;
+      offset += per_warp[w];
+    }
+  }
+  __syncthreads();
+
+  // 4. Rank, in input order: lanes with the same digit find each other; the lowest one
+  //    advances the warp's offset of that digit by their number. A key's position in the
+  //    tile-sorted order is that offset plus the matching lanes below it.
+  unsigned positions[N];
+  const unsigned lanes_below = (1u << lane) - 1u;
+  const bool partial = tile_valid < tile_items;
+  // G items at a time: their matches first, then their offset updates, then positions.
+#pragma unroll
+  for (int g = 0; g < N; g += G) {
+    unsigned peers[G];
+#pragma unroll
+    for (int k = 0; k < G; ++k)  // radix_digits (past the end) has bit radix_digit_bits set
+      peers[k] = partial ? warp_match_digit<radix_digit_bits + 1>(digits[g + k])
+                         : warp_match_digit<radix_digit_bits>(digits[g + k]);
+    // An atomic, not a load and a store: the next item's add need not wait for this one's
+    // result, so the items' adds pipeline. Stability needs one warp's shared-memory
+    // atomics to be performed in the order the warp issues them (item by item), which is
+    // how the SM executes them; CUB's WARP_MATCH_ANY ranking relies on the same.
+    unsigned before[G];
+#pragma unroll
+    for (int k = 0; k < G; ++k) {
+      before[k] = 0;
+      if (lane == __ffs(peers[k]) - 1 && digits[g + k] < radix_digits)
+        before[k] = atomicAdd(&warp_offsets[digits[g + k]], __popc(peers[k]));
+    }
+#pragma unroll
+    for (int k = 0; k < G; ++k)
+      positions[g + k] =
+          __shfl_sync(full_warp_mask, before[k], __ffs(peers[k]) - 1) + __popc(peers[k] & lanes_below);
+  }
+  __syncthreads();  // every rank is taken before the keys overwrite the offsets
+
+  // 5. Keys into shared memory in tile order, while predecessors publish.
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    if (digits[i] < radix_digits) shared.keys[positions[i]] = keys[i];
+
+  // 6. The lookback, one digit per thread: keys of this digit in the portion's earlier tiles.
+  unsigned earlier = 0;
+  if (tile != 0) {
+    earlier = lookback::lookback_window<t.lookback_window>(state, tile, plus{}, t.lookback_first_pause_ns);
     delay(tile, lookback::tile_status::prefix);
     state.publish(tile, lookback::tile_status::prefix, earlier + tile_count);
   }
@@ -241,22 +316,8 @@ __global__ void __launch_bounds__(BlockThreads)
     portion.starts_out[digit] = shared.global_base[digit] + earlier + tile_count;
   __syncthreads();
 
-  // Each item's position in the tile-sorted order (read before the union is reused).
-  unsigned positions[N];
-#pragma unroll
-  for (int i = 0; i < N; ++i)
-    positions[i] = digits[i] < radix_digits
-                       ? shared.tile_start[digits[i]] + shared.warp_counts[warp][digits[i]] + ranks[i]
-                       : 0u;
-  __syncthreads();
-
-  // 5. Keys through shared memory in tile order, then out: thread t writes tile positions
-  //    t, t + 256, ...; consecutive threads mostly write consecutive addresses of one
-  //    digit's run.
-#pragma unroll
-  for (int i = 0; i < N; ++i)
-    if (digits[i] < radix_digits) shared.keys[positions[i]] = keys[i];
-  __syncthreads();
+  // 7. Out: thread t writes tile positions t, t + 256, ...; consecutive threads mostly
+  //    write consecutive addresses of one digit's run.
   unsigned out_digits[N];
 #pragma unroll
   for (int k = 0; k < N; ++k) {

@@ -17,11 +17,12 @@ namespace onepass::detail {
 
 template <class Key, class Value, class Tuning = tuning::default_radix_sort_tuning<Key, Value>>
 struct radix_sort_plan {
+  using tuning_type = Tuning;
   static constexpr tuning::radix_sort_tuning tuning = Tuning::value;
   static constexpr int items_per_thread = tuning.onesweep_items_per_thread;
   static constexpr index_t tile_items = tuning.onesweep_tile_items();
   static constexpr index_t portion_items = tuning.portion_items;
-  static_assert(portion_items <= (1ll << 31), "tuning: descriptor counts are 32-bit");
+  static_assert(portion_items <= lookback::count_state::max_count, "tuning: descriptor counts are 30-bit");
   static constexpr int max_passes = (radix_key<Key>::bits + radix_digit_bits - 1) / radix_digit_bits;
   static constexpr bool with_values = has_values<Value>;
 
@@ -40,7 +41,7 @@ struct radix_sort_plan {
   static constexpr std::size_t counter_bytes = 16;
   static constexpr std::size_t lookback_bytes(index_t n) {
     const index_t most = n < portion_items ? n : portion_items;
-    return round_up(counter_bytes + radix_digits * lookback::tile_state<unsigned>::bytes(portion_tiles(most)));
+    return round_up(counter_bytes + radix_digits * lookback::count_state::bytes(portion_tiles(most)));
   }
   static constexpr std::size_t alternate_bytes(index_t n) {
     std::size_t bytes = round_up(static_cast<std::size_t>(n) * sizeof(Key));
@@ -128,7 +129,7 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
            buffers.keys_in, n, plan::portion_items, range.begin, range.end, descending, hist);
   }
 
-  constexpr auto kernel = radix_onesweep_kernel<Key, Value, threads, plan::items_per_thread, Delay>;
+  constexpr auto kernel = radix_onesweep_kernel<Key, Value, typename plan::tuning_type, Delay>;
   for (int p = 0; p < passes; ++p) {
     const radix_pass pass = radix_pass_of(range, p);
     const Key* keys_src = buffers.keys_from(p);
@@ -140,7 +141,7 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
       const index_t items = n - begin < plan::portion_items ? n - begin : plan::portion_items;
       const index_t tiles = plan::portion_tiles(items);
       ONEPASS_CUDA_TRY(cudaMemsetAsync(
-          lookback_area, 0, plan::counter_bytes + radix_digits * lookback::tile_state<unsigned>::bytes(tiles), stream));
+          lookback_area, 0, plan::counter_bytes + radix_digits * lookback::count_state::bytes(tiles), stream));
       // Portion q reads the starts portion q - 1 wrote and writes the other set.
       const radix_portion portion{begin, items, hist + static_cast<index_t>(p) * radix_digits,
                                   q == 0 ? nullptr : starts + ((q - 1) % 2) * radix_digits,

@@ -34,9 +34,10 @@ ONEPASS_HD ONEPASS_FORCEINLINE void backoff(unsigned& ns) {
 }
 
 // One thread walks back one predecessor at a time. Returns the combination of all items
-// of tiles [0, tile). Requires tile > 0.
-template <class T, class Op>
-ONEPASS_HD T lookback_single(const tile_state<T>& state, index_t tile, Op op) {
+// of tiles [0, tile). Requires tile > 0. `State`: tile_state<T> or count_state.
+template <class State, class Op>
+ONEPASS_HD typename State::value_type lookback_single(const State& state, index_t tile, Op op) {
+  using T = typename State::value_type;
   index_t p = tile - 1;
   T running{};
   bool have_running = false;
@@ -49,6 +50,50 @@ ONEPASS_HD T lookback_single(const tile_state<T>& state, index_t tile, Op op) {
     have_running = true;
     if (s == tile_status::prefix) return running;
     --p;
+  }
+}
+
+// One thread walks back Window predecessors at a time: it reads tiles p, p - 1, ...,
+// p - Window + 1 together — independent loads, so a window costs one memory latency
+// rather than Window — then folds them nearest first until a PREFIX (done) or an INVALID
+// (pause, then read a window again starting at that tile). Same result as
+// lookback_single; Window == 1 is lookback_single. Requires tile > 0. first_backoff_ns:
+// the first pause after an INVALID (see backoff).
+template <int Window, class State, class Op>
+ONEPASS_HD typename State::value_type lookback_window(const State& state, index_t tile, Op op,
+                                                     unsigned first_backoff_ns = 32) {
+  static_assert(Window >= 1, "a window holds at least one tile");
+  using T = typename State::value_type;
+  index_t p = tile - 1;  // the nearest predecessor not folded in yet
+  T running{};
+  bool have_running = false;
+  unsigned ns = first_backoff_ns;
+  for (;;) {
+    T values[Window];
+    tile_status status[Window];
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+    for (int w = 0; w < Window; ++w) {
+      // Tile 0 is the last one ever needed (it publishes PREFIX); below it, nothing to read.
+      status[w] = p - w >= 0 ? state.try_read(p - w, values[w]) : tile_status::invalid;
+    }
+    bool waiting = false;
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+    for (int w = 0; w < Window; ++w) {
+      if (waiting) continue;
+      if (status[w] == tile_status::invalid) {
+        waiting = true;
+        continue;
+      }
+      running = have_running ? op(values[w], running) : values[w];
+      have_running = true;
+      if (status[w] == tile_status::prefix) return running;
+      --p;
+    }
+    if (waiting) backoff(ns);
   }
 }
 

@@ -45,6 +45,7 @@ class tile_state {
   static_assert(std::is_trivially_copyable_v<T>, "tile values must be trivially copyable");
 
  public:
+  using value_type = T;
   static constexpr int words_per_tile = static_cast<int>((sizeof(T) + 3) / 4);
 
   // Bytes of descriptor storage for `num_tiles` tiles.
@@ -103,6 +104,46 @@ class tile_state {
 
   descriptor_word* words_ = nullptr;
   index_t stride_ = words_per_tile;  // words from one tile's descriptor to the next
+};
+
+// A count descriptor in one 32-bit word: the status in the top two bits, the count in the
+// low 30. Half the bytes of tile_state<std::uint32_t> to clear, publish and poll, for
+// values known to stay below 2^30 (a radix sort's per-digit key counts within a portion
+// of at most 2^28 keys). The same single-word argument as tile_state's applies: status
+// and count are written and read together by one 32-bit atomic access, and each status
+// is published once per launch. Interleaved like tile_state(words, i, count): tile t's
+// word of state i is words[t * count + i].
+class count_state {
+ public:
+  using value_type = std::uint32_t;
+  static constexpr std::uint32_t max_count = (1u << 30) - 1;
+
+  static constexpr std::size_t bytes(index_t num_tiles) {
+    return static_cast<std::size_t>(num_tiles) * sizeof(std::uint32_t);
+  }
+
+  count_state() = default;
+  ONEPASS_HD count_state(void* words, int i, int count)
+      : words_(static_cast<std::uint32_t*>(words) + i), stride_(count) {}
+
+  // `value` must be at most max_count.
+  ONEPASS_HD ONEPASS_FORCEINLINE void publish(index_t tile, tile_status s, std::uint32_t value) const {
+    word(tile).store(static_cast<std::uint32_t>(s) << 30 | value, cuda::std::memory_order_relaxed);
+  }
+
+  ONEPASS_HD ONEPASS_FORCEINLINE tile_status try_read(index_t tile, std::uint32_t& value) const {
+    const std::uint32_t w = word(tile).load(cuda::std::memory_order_relaxed);
+    if (w >> 30 != static_cast<std::uint32_t>(tile_status::invalid)) value = w & max_count;
+    return static_cast<tile_status>(w >> 30);
+  }
+
+ private:
+  ONEPASS_HD ONEPASS_FORCEINLINE cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> word(index_t tile) const {
+    return cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(words_[tile * stride_]);
+  }
+
+  std::uint32_t* words_ = nullptr;
+  index_t stride_ = 1;
 };
 
 // Hands out tile indices in the order in which blocks ask for them. A block that gets
