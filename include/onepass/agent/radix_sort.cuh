@@ -184,8 +184,6 @@ __global__ void __launch_bounds__(radix_digits)
   constexpr int N = t.onesweep_items_per_thread;
   constexpr int G = t.rank_group;
   static_assert(N % G == 0, "tuning: rank_group must divide the items per thread");
-  static_assert(radix_onesweep_shared<Key, Value, radix_digits, N>::tile_items <= (1 << 16),
-                "tile positions and counts fit the ranking's 32-bit offsets");
   using shared_t = radix_onesweep_shared<Key, Value, BlockThreads, N>;
   constexpr int tile_items = shared_t::tile_items;
   __shared__ shared_t shared;
