@@ -3,7 +3,8 @@
 // 2^(k-1), random keys. Every output is checked against a CPU sort before it is timed;
 // timed like onepass-bench (bench/gpu.cuh: L2 flushed, median of 20).
 // Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
-//   radix_sort_tuning_sweep [log2_n=28]
+//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|all] [quick]
+// quick: CUB and the production row only (for profiling one sort under ncu).
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstdio>
@@ -16,11 +17,15 @@
 
 using namespace onepass;
 
-// A shape: items per thread, lookback window, first lookback pause (ns), ranking group.
-template <int Items, int Window, unsigned PauseNs, int Group>
+// A shape: threads per block, items per thread, lookback window, blocks per SM the
+// registers must allow, where the values wait (pairs).
+template <int Threads, int Items, int Window, int MinBlocks,
+          tuning::radix_value_load Values = tuning::radix_value_load::async_to_shared>
 struct row {
-  static constexpr tuning::radix_sort_tuning value{Items, 256, 4, 1ll << 28, Window, PauseNs, Group};
+  static constexpr tuning::radix_sort_tuning value{Items, 256, 4,         1ll << 28, Window,
+                                                   32,    4,   Values,    MinBlocks, Threads};
 };
+constexpr auto after_keys = tuning::radix_value_load::after_keys;
 
 // The stable ascending sort of `keys` on the CPU (LSD, 8 bits a pass), and the
 // permutation it applied.
@@ -131,15 +136,33 @@ struct sweep {
     });
   }
 
-  void try_all() {
+  void try_all(bool quick) {
     try_cub();
     try_row<tuning::default_radix_sort_tuning<Key, std::conditional_t<Pairs, unsigned, detail::keys_only>>>(
         "onepass (production row)");
-    try_row<row<16, 4, 32, 4>>("256 x 16, window 4");
-    try_row<row<16, 2, 32, 4>>("256 x 16, window 2");
-    try_row<row<20, 4, 32, 4>>("256 x 20, window 4");
-    try_row<row<20, 2, 32, 4>>("256 x 20, window 2");
-    try_row<row<16, 4, 32, 1>>("256 x 16, group 1");
+    if (quick) return;
+    if constexpr (Pairs) {
+      try_row<row<256, 24, 4, 3, after_keys>>("256 x 24, w 4, 3 b, after keys");
+      try_row<row<384, 16, 2, 2>>("384 x 16, w 2, 2 b");
+      try_row<row<384, 20, 2, 2>>("384 x 20, w 2, 2 b");
+      try_row<row<384, 20, 4, 2, after_keys>>("384 x 20, w 4, 2 b, after keys");
+      try_row<row<512, 16, 2, 2>>("512 x 16, w 2, 2 b");
+      try_row<row<512, 16, 4, 2>>("512 x 16, w 4, 2 b");
+      try_row<row<512, 16, 4, 2, after_keys>>("512 x 16, w 4, 2 b, after keys");
+    } else if constexpr (sizeof(Key) == 4) {
+      try_row<row<256, 24, 4, 3>>("256 x 24, w 4, 3 b");
+      try_row<row<384, 16, 4, 2>>("384 x 16, w 4, 2 b");
+      try_row<row<384, 20, 4, 2>>("384 x 20, w 4, 2 b");
+      try_row<row<384, 20, 8, 2>>("384 x 20, w 8, 2 b");
+      try_row<row<512, 16, 4, 2>>("512 x 16, w 4, 2 b");
+      try_row<row<512, 16, 8, 2>>("512 x 16, w 8, 2 b");
+      try_row<row<512, 20, 4, 2>>("512 x 20, w 4, 2 b");
+    } else {
+      try_row<row<256, 16, 4, 3>>("256 x 16, w 4, 3 b");
+      try_row<row<384, 12, 4, 2>>("384 x 12, w 4, 2 b");
+      try_row<row<384, 16, 4, 2>>("384 x 16, w 4, 2 b");
+      try_row<row<512, 12, 4, 2>>("512 x 12, w 4, 2 b");
+    }
   }
 };
 
@@ -154,24 +177,30 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr, "radix_sort_tuning_sweep: log2_n must be in [10, 30]\n");
     return 2;
   }
+  const std::string only = argc > 2 ? argv[2] : "all";
+  const bool quick = argc > 3 && std::string(argv[3]) == "quick";
+  if (only != "all" && only != "keys" && only != "pairs" && only != "u64") {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: the sorts are keys, pairs, u64 or all\n");
+    return 2;
+  }
   const long long n = 1ll << log2_n;
   cudaStream_t stream;
   ONEPASS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   bench::timer time(stream, 2, 10, bench::query_device().l2_bytes);
   int failures = 0;
-  {
+  if (only == "all" || only == "keys") {
     sweep<unsigned, false> s(n, time);
-    s.try_all();
+    s.try_all(quick);
     failures += s.failures;
   }
-  {
+  if (only == "all" || only == "pairs") {
     sweep<unsigned, true> s(n, time);
-    s.try_all();
+    s.try_all(quick);
     failures += s.failures;
   }
-  {
+  if (only == "all" || only == "u64") {
     sweep<unsigned long long, false> s(n / 2, time);
-    s.try_all();
+    s.try_all(quick);
     failures += s.failures;
   }
   return failures ? 1 : 0;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <random>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "onepass/lookback/lookback.cuh"
@@ -21,7 +22,6 @@ using onepass::lookback::tile_state;
 using onepass::lookback::tile_status;
 using onepass::lookback::tile_counter;
 using onepass::lookback::descriptor_word;
-using onepass::lookback::count_state;
 
 // 16 bytes, non-commutative: affine maps mod 2^64 (see tests/support/test_support.cuh).
 struct affine64 {
@@ -141,11 +141,13 @@ TEST(TileState, HalfUpdatedDescriptorReadsInvalid) {
 // The radix sort's use of the protocol: one interleaved state per digit. CPU threads play
 // the blocks of one counting-sort pass: claim a tile, count its digits, publish every
 // digit's count, look back per digit, and scatter the tile's keys stably. The result must
-// be the stable sort by digit. State: tile_state<std::uint32_t> or count_state; Window: 0
-// looks back with lookback_single, else lookback_window<Window>.
-template <class State, int Window>
+// be the stable sort by digit. State: tile_state<std::uint32_t> or count_state<16>;
+// Window: 0 looks back with lookback_single, else lookback_window<Window>, or with
+// Counts (count_state only) lookback_counts<Window>.
+constexpr int pass_digits = 16;
+template <class State, int Window, bool Counts = false>
 void counting_pass_on_threads(long long n, int tile_items, int threads, bool stall) {
-  constexpr int digits = 16;
+  constexpr int digits = pass_digits;
   std::mt19937_64 rng(n + tile_items);
   std::vector<std::uint32_t> keys(static_cast<std::size_t>(n));
   for (auto& k : keys) k = static_cast<std::uint32_t>(rng());
@@ -170,14 +172,20 @@ void counting_pass_on_threads(long long n, int tile_items, int threads, bool sta
       for (long long i = begin; i < end; ++i) ++counts[digit(keys[i])];
       long long before[digits] = {};  // this digit's keys in earlier tiles
       for (int d = 0; d < digits; ++d) {
-        const State state(words.data(), d, digits);
+        State state;
+        if constexpr (std::is_same_v<State, tile_state<std::uint32_t>>)
+          state = State(words.data(), d, digits);
+        else
+          state = State(words.data(), d);
         if (tile == 0) {
           state.publish(tile, tile_status::prefix, counts[d]);
           continue;
         }
         state.publish(tile, tile_status::aggregate, counts[d]);
         if (stall && local_rng() % 16 == 0) std::this_thread::sleep_for(std::chrono::microseconds(100));
-        if constexpr (Window == 0)
+        if constexpr (Counts)
+          before[d] = onepass::lookback::lookback_counts<Window>(state, tile);
+        else if constexpr (Window == 0)
           before[d] = onepass::lookback::lookback_single(state, tile, plus{});
         else
           before[d] = onepass::lookback::lookback_window<Window>(state, tile, plus{});
@@ -206,17 +214,57 @@ TEST(LookbackProtocolCpu, InterleavedStatesOnePerDigit) {
 
 // The production sort's variant: 32-bit count descriptors, several predecessors read at
 // once (windows that reach below tile 0, and windows stopped half-way by an INVALID).
+using counts16 = onepass::lookback::count_state<pass_digits>;
 TEST(LookbackProtocolCpu, PackedCountsWindowedLookback) {
-  counting_pass_on_threads<count_state, 4>(50000, 64, oversubscribed, false);
-  counting_pass_on_threads<count_state, 4>(20000, 32, oversubscribed, true);
-  counting_pass_on_threads<count_state, 8>(65, 64, 4, false);
-  counting_pass_on_threads<count_state, 8>(3000, 16, oversubscribed, true);
+  counting_pass_on_threads<counts16, 4>(50000, 64, oversubscribed, false);
+  counting_pass_on_threads<counts16, 4>(20000, 32, oversubscribed, true);
+  counting_pass_on_threads<counts16, 8>(65, 64, 4, false);
+  counting_pass_on_threads<counts16, 8>(3000, 16, oversubscribed, true);
   counting_pass_on_threads<tile_state<std::uint32_t>, 3>(20000, 32, oversubscribed, true);
+}
+
+// lookback_counts, the production sort's walk: whole windows of AGGREGATEs folded at
+// once, windows reaching below tile 0, windows stopped half-way by an INVALID (stalls).
+TEST(LookbackProtocolCpu, CountWalkFoldsWholeWindows) {
+  counting_pass_on_threads<counts16, 1, true>(20000, 32, oversubscribed, true);
+  counting_pass_on_threads<counts16, 2, true>(50000, 64, oversubscribed, false);
+  counting_pass_on_threads<counts16, 4, true>(50000, 16, oversubscribed, true);
+  counting_pass_on_threads<counts16, 4, true>(65, 64, 4, false);
+  counting_pass_on_threads<counts16, 8, true>(3000, 16, oversubscribed, true);
+  counting_pass_on_threads<counts16, 8, true>(40000, 8, oversubscribed, false);
+}
+
+// Exact sums where the AGGREGATE tags wrap modulo 2^32 (Window x 2^30 >= 2^32) and counts
+// are at their largest, straight from a prepared array: no threads needed.
+TEST(LookbackCounts, SumsNearTheThirtyBitLimitAndStopsAtPrefix) {
+  using state2 = onepass::lookback::count_state<2>;
+  constexpr int tiles = 11;
+  std::uint32_t words[2 * tiles] = {};
+  const state2 a(words, 0), b(words, 1);
+  // State a: tile 0 PREFIX 5, tiles 1..9 AGGREGATE of 2^26 + t (sum < 2^30 + 2^30).
+  a.publish(0, tile_status::prefix, 5);
+  std::uint64_t expected = 5;
+  for (int t = 1; t < 10; ++t) {
+    a.publish(t, tile_status::aggregate, (1u << 26) + t);
+    expected += (1u << 26) + t;
+  }
+  EXPECT_EQ(onepass::lookback::lookback_counts<8>(a, 10), static_cast<std::uint32_t>(expected));
+  EXPECT_EQ(onepass::lookback::lookback_counts<4>(a, 10), static_cast<std::uint32_t>(expected));
+  EXPECT_EQ(onepass::lookback::lookback_counts<1>(a, 10), static_cast<std::uint32_t>(expected));
+  EXPECT_EQ(onepass::lookback::lookback_counts<8>(a, 1), 5u) << "tile 1: tile 0's PREFIX alone";
+  // State b: a PREFIX in the middle ends the walk; what lies below it is never read.
+  b.publish(0, tile_status::aggregate, state2::max_count);  // would be wrong to add
+  b.publish(6, tile_status::prefix, state2::max_count - 100);
+  for (int t = 7; t < 10; ++t) b.publish(t, tile_status::aggregate, 25);
+  EXPECT_EQ(onepass::lookback::lookback_counts<4>(b, 10), state2::max_count - 25);
+  EXPECT_EQ(onepass::lookback::lookback_counts<8>(b, 10), state2::max_count - 25);
+  EXPECT_EQ(onepass::lookback::lookback_counts<2>(b, 7), state2::max_count - 100);
 }
 
 TEST(CountState, PacksStatusAndThirtyBitCount) {
   std::uint32_t words[6] = {};
-  const count_state a(words, 0, 2), b(words, 1, 2);
+  using count_state = onepass::lookback::count_state<2>;
+  const count_state a(words, 0), b(words, 1);
   std::uint32_t v = 7;
   EXPECT_EQ(a.try_read(1, v), tile_status::invalid);
   EXPECT_EQ(v, 7u) << "an INVALID read leaves the value alone";

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <ostream>
 #include <random>
 
 #include "onepass/radix_sort.cuh"
@@ -155,6 +156,128 @@ TYPED_TEST(RadixSortPublic, SeveralPortions) {
       check_sort<Key, true, tuning_t>(keys, {sort_order::ascending}, false, true);
       check_sort<Key, true, tuning_t>(keys, {sort_order::descending, 0, 12}, true, true);
     }
+  }
+}
+
+// --- where the values wait -------------------------------------------------------------
+// A 4-byte value aligned to 2 bytes: never copied with cp.async, held in registers.
+struct two_halves {
+  std::uint16_t lo, hi;
+};
+static_assert(alignof(two_halves) == 2 && sizeof(two_halves) == 4);
+std::ostream& operator<<(std::ostream& os, const two_halves& v) { return os << v.hi << ":" << v.lo; }
+
+// A shape whose tile is small enough for 8-byte values to be staged in shared memory.
+template <tuning::radix_value_load Load>
+struct small_tiles {
+  static constexpr tuning::radix_sort_tuning value{8, 256, 4, 1ll << 28, 4, 32, 4, Load, 3};
+};
+using value_load = tuning::radix_value_load;
+template <class Key, class Value, class Tuning>
+constexpr value_load load_of = detail::radix_value_load_of<Key, Value, Tuning>;
+template <class Key, class Value>
+using production = tuning::default_radix_sort_tuning<Key, Value>;
+
+// --- blocks with more threads than digits -------------------------------------------------
+// Threads, items per thread, portion (in tiles), where the values wait.
+template <int Threads, int Items, int PortionTiles, tuning::radix_value_load Load>
+struct wide_blocks {
+  static constexpr tuning::radix_sort_tuning value{Items, 256, 4, static_cast<long long>(PortionTiles) * Threads * Items,
+                                                   4,     32,  4, Load, 2, Threads};
+};
+
+// Pairs sorted through Tuning with values of type V made from each key's original index;
+// keys and values checked against the reference, partial last tiles included.
+template <class Key, class V, class Tuning, class MakeValue>
+void check_value_path(long long n, MakeValue make_value) {
+  SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " value bytes " +
+               std::to_string(sizeof(V)));
+  const auto keys = make_sort_keys<Key>(n, dist::random, 31 + n);
+  std::vector<V> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = make_value(i);
+  const auto order = reference_permutation(keys, false, 0, detail::radix_key<Key>::bits);
+  device_buffer<Key> kin(keys), kout(n);
+  device_buffer<V> vin(values), vout(n);
+  detail::radix_sort_copy_dispatch<Tuning>(kin.get(), kout.get(), vin.get(), vout.get(), n, {}, nullptr, nullptr);
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(first_difference(permuted(keys, order), kout.download()), "") << "keys";
+  EXPECT_EQ(first_difference(permuted(values, order), vout.download()), "") << "values";
+}
+
+// The values reach the scatter through shared memory (copied asynchronously at the load:
+// 4- and 8-byte values aligned to their size, where they fit), in registers (other
+// values, or a tuning that asks for it) or loaded after the keys are written: every path
+// must move every value with its key.
+TEST(RadixSort, EveryWayOfMovingValues) {
+  using staged_tiles = small_tiles<value_load::async_to_shared>;
+  static_assert(load_of<unsigned, double, staged_tiles> == value_load::async_to_shared);
+  static_assert(load_of<unsigned long long, double, staged_tiles> == value_load::async_to_shared);
+  static_assert(load_of<int, two_halves, production<int, two_halves>> == value_load::with_keys, "misaligned");
+  static_assert(load_of<double, double, production<double, double>> == value_load::async_to_shared);
+  using huge_tiles = wide_blocks<512, 16, 1 << 14, value_load::async_to_shared>;  // 128 KiB staged
+  static_assert(load_of<double, double, huge_tiles> == value_load::with_keys, "past max_staging_shared_bytes");
+  static_assert(load_of<unsigned, std::uint32_t, production<unsigned, std::uint32_t>> == value_load::async_to_shared,
+                "the production uint32 pairs stage their values");
+  ONEPASS_REQUIRE_GPU();
+  for (long long n : {1ll, 33ll, 2047ll, 2049ll, 4096ll * 3 + 5, 100003ll}) {
+    if (n > max_test_items()) continue;
+    const auto as_double = [](std::size_t i) { return static_cast<double>(i) + 0.25; };
+    const auto as_halves = [](std::size_t i) {
+      return two_halves{static_cast<std::uint16_t>(i), static_cast<std::uint16_t>(i >> 16)};
+    };
+    const auto as_u32 = [](std::size_t i) { return static_cast<std::uint32_t>(i * 2654435761u); };
+    check_value_path<unsigned, double, staged_tiles>(n, as_double);
+    check_value_path<unsigned long long, double, staged_tiles>(n, as_double);
+    check_value_path<unsigned, std::uint32_t, small_tiles<value_load::with_keys>>(n, as_u32);
+    check_value_path<unsigned, double, small_tiles<value_load::after_keys>>(n, as_double);
+    check_value_path<long long, two_halves, small_tiles<value_load::after_keys>>(n, as_halves);
+    check_value_path<int, two_halves, void>(n, as_halves);
+    check_value_path<double, double, void>(n, as_double);
+  }
+}
+
+// Threads 256 and up hold items but no digit: sizes around the tile, several portions,
+// both orders, partial bit ranges, keys and pairs.
+TEST(RadixSort, BlocksWiderThanTheDigits) {
+  ONEPASS_REQUIRE_GPU();
+  using w384 = wide_blocks<384, 12, 1 << 14, value_load::async_to_shared>;
+  using w512 = wide_blocks<512, 8, 3, value_load::after_keys>;
+  using w512_staged = wide_blocks<512, 8, 1 << 14, value_load::async_to_shared>;
+  static_assert(load_of<unsigned, std::uint32_t, w512_staged> == value_load::async_to_shared);
+  for (long long n : {1ll, 255ll, 257ll, 4607ll, 4608ll, 4609ll, 3ll * 4096 + 1, 100003ll}) {
+    if (n > max_test_items()) continue;
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const auto keys = make_sort_keys<unsigned>(n, dist::random, 500 + n);
+    const auto wide = make_sort_keys<long long>(n, dist::low_entropy, 600 + n);
+    check_sort<unsigned, false, w384>(keys, {sort_order::ascending}, false, true);
+    check_sort<unsigned, true, w384>(keys, {sort_order::descending, 3, 29}, false, false);
+    check_sort<unsigned, true, w512>(keys, {sort_order::ascending}, true, true);  // several portions
+    check_sort<unsigned, true, w512_staged>(keys, {sort_order::ascending, 0, 20}, false, true);
+    check_sort<long long, true, w512>(wide, {sort_order::descending}, false, true);
+    check_sort<long long, false, w384>(wide, {sort_order::ascending}, false, false);
+  }
+}
+
+// Keys that do not start on a 16-byte boundary: the up-front histogram then reads them
+// one at a time instead of four (or two) per load.
+template <class Key>
+void check_unaligned(long long n, int offset) {
+  SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " offset " + std::to_string(offset));
+  const auto keys = make_sort_keys<Key>(n, dist::random, 40 + offset);
+  device_buffer<Key> in(n + 4), out(n);
+  ONEPASS_CHECK_CUDA(cudaMemcpy(in.get() + offset, keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice));
+  radix_sort_keys(in.get() + offset, out.get(), n);
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  const auto order = reference_permutation(keys, false, 0, detail::radix_key<Key>::bits);
+  EXPECT_EQ(first_difference(permuted(keys, order), out.download()), "");
+}
+
+TEST(RadixSort, KeysNotAlignedToSixteenBytes) {
+  ONEPASS_REQUIRE_GPU();
+  for (long long n : {1ll, 5ll, 1000ll, 100003ll}) {
+    if (n > max_test_items()) continue;
+    for (int offset : {1, 2, 3}) check_unaligned<unsigned>(n, offset);
+    check_unaligned<double>(n, 1);
   }
 }
 

@@ -10,9 +10,12 @@
 // one interleaved count descriptor per digit (count_state, lookback/tile_state.cuh)
 // instead of a separate counting pass.
 //
-// Per tile (one per block, claimed in execution order):
-//   1. load the tile's keys (and values), warp-striped: item i of lane l of warp w is
-//      key tile_begin + (w * ItemsPerThread + i) * 32 + l, so (w, i, l) is input order;
+// Per tile (one per block, claimed in execution order; a block has a thread per digit,
+// 0..255, and may have more that hold items only — larger tiles, fewer lookbacks):
+//   1. load the tile's keys, warp-striped: item i of lane l of warp w is key
+//      tile_begin + (w * ItemsPerThread + i) * 32 + l, so (w, i, l) is input order; the
+//      values, by default, are copied asynchronously to shared memory (cp.async) where
+//      they fit, so they hold no registers until step 7 (tuning::radix_value_load);
 //   2. each warp counts its keys per digit in shared memory;
 //   3. thread d (one per digit) sums the warps' counts of digit d and publishes the tile's
 //      count (AGGREGATE) at once — before the expensive ranking, so successors find it
@@ -24,10 +27,11 @@
 //   5. the keys are placed in shared memory in tile-sorted order — more work between
 //      publishing and looking back, so predecessors have had longer to publish PREFIXes;
 //   6. thread d looks back for the count of digit d in all earlier tiles, Window
-//      descriptors at a time (lookback_window), and publishes the inclusive count;
+//      descriptors at a time (lookback_counts), and publishes the inclusive count;
 //   7. the keys are written out by consecutive threads to consecutive positions of each
 //      digit's run; values follow through the same shared memory.
-// Descriptors are count_state words (status and a 30-bit count in 32 bits).
+// Descriptors are count_state words (status and a 30-bit count in 32 bits). Every tile but
+// a portion's last is full and runs a copy of steps 1-7 without bounds checks.
 // Inputs longer than a "portion" (2^28 keys) are sorted a portion per launch within each
 // pass, so descriptor counts stay within 30 bits. Where a digit's keys of portion q start cannot
 // come from the up-front histogram (it counts the original array's portions, but pass
@@ -36,7 +40,12 @@
 // next launch, ordered after it on the stream, reads that.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
 #include "onepass/block/block_scan.cuh"
+#include "onepass/detail/async_copy.cuh"
 #include "onepass/detail/radix_key.cuh"
 #include "onepass/functional.cuh"
 #include "onepass/lookback/lookback.cuh"
@@ -55,12 +64,15 @@ __device__ ONEPASS_FORCEINLINE unsigned key_digit(Key key, int shift, int bits, 
 
 // Counts, for every pass, how many keys have each digit: hist[pass * 256 + digit] +=
 // count (hist zeroed beforehand). Grid: (blocks per portion, portions) to spread the
-// work; each block strides over its portion, each
-// thread with Unroll loads in flight (one 4-byte load per thread would leave DRAM idle).
+// work; each block strides over its portion. Each thread keeps Unroll 16-byte loads in
+// flight (4 or 2 keys each) when the portion starts 16-byte aligned: with 4-byte loads
+// the kernel ran at half the read bandwidth, held back by too few bytes in flight per
+// SM (48 us for 2^24 keys against CUB's 38, docs/perf/radix_sort.md). Unaligned inputs
+// and the tail go one key per load.
 // Plain shared-memory atomics: testing each warp for a shared digit first
 // (__match_all_sync, so that constant inputs add 32 at once) made the kernel twice as slow
-// on random keys (docs/perf/radix_sort.md); the cost on constant inputs, where a warp's
-// adds meet on one address, is not yet measured.
+// on random keys; constant inputs, whose adds meet on one address, run as fast as random
+// ones (measured at 2^24).
 template <class Key, int BlockThreads, int MaxPasses, int Unroll = 4>
 __global__ void __launch_bounds__(BlockThreads)
     radix_histogram_kernel(const Key* keys, index_t n, index_t portion_items, int begin_bit, int end_bit,
@@ -71,7 +83,6 @@ __global__ void __launch_bounds__(BlockThreads)
 
   using bits_t = typename radix_key<Key>::bits_type;
   const int passes = (end_bit - begin_bit + radix_digit_bits - 1) / radix_digit_bits;
-  const int lane = lane_id();
   // Two instructions a key and pass (extract the digit, add to its counter): the pass loop
   // is unrolled over MaxPasses so each pass's counter row is an immediate offset.
   const auto count = [&](bits_t bits) {
@@ -85,22 +96,34 @@ __global__ void __launch_bounds__(BlockThreads)
     }
   };
 
-  // Warp-uniform trip counts: every lane runs every iteration (the match needs all 32).
   const index_t portion_begin = static_cast<index_t>(blockIdx.y) * portion_items;
-  const index_t portion_end = portion_begin + portion_items < n ? portion_begin + portion_items : n;
+  const index_t items = portion_begin + portion_items < n ? portion_items : n - portion_begin;
+  const Key* portion = keys + portion_begin;
   const index_t stride = static_cast<index_t>(gridDim.x) * BlockThreads;
-  const index_t warp_first = portion_begin + static_cast<index_t>(blockIdx.x) * BlockThreads + warp_id() * 32;
-  for (index_t base = warp_first; base < portion_end; base += Unroll * stride) {
-    bits_t bits[Unroll];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u) {
-      const index_t i = base + u * stride + lane;
-      bits[u] = i < portion_end ? ordered_bits(keys[i], descending) : bits_t{0};
-    }
+  const index_t first = static_cast<index_t>(blockIdx.x) * BlockThreads + threadIdx.x;
+
+  using vector_t = uint4;
+  constexpr int per_vector = static_cast<int>(sizeof(vector_t) / sizeof(Key));
+  const bool aligned = reinterpret_cast<std::uintptr_t>(portion) % sizeof(vector_t) == 0;
+  const index_t vectors = aligned ? items / per_vector : 0;
+  const auto* portion_vectors = reinterpret_cast<const vector_t*>(portion);
+  for (index_t base = first; base < vectors; base += Unroll * stride) {
+    vector_t loaded[Unroll];
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
-      if (base + u * stride + lane < portion_end) count(bits[u]);
+      if (base + u * stride < vectors) loaded[u] = portion_vectors[base + u * stride];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      if (base + u * stride < vectors) {
+        Key k[per_vector];
+        memcpy(k, &loaded[u], sizeof(vector_t));
+#pragma unroll
+        for (int j = 0; j < per_vector; ++j) count(ordered_bits(k[j], descending));
+      }
+    }
   }
+  // The keys no vector covered: all of an unaligned portion, else fewer than per_vector.
+  for (index_t i = vectors * per_vector + first; i < items; i += stride) count(ordered_bits(portion[i], descending));
   __syncthreads();
   for (int i = threadIdx.x; i < passes * radix_digits; i += BlockThreads) {
     const int p = i / radix_digits, d = i % radix_digits;
@@ -152,7 +175,15 @@ struct radix_portion {
   index_t* starts_out;       // null: the last portion
 };
 
-template <class Key, class Value, int BlockThreads, int ItemsPerThread>
+// Whether a pass can copy the tile's values to shared memory asynchronously (cp.async)
+// at the load, instead of holding them in registers through the ranking and the
+// lookback: 4- or 8-byte values aligned to their size, and room for them within the 48
+// KiB of static shared memory (checked by the kernel).
+template <class Value>
+inline constexpr bool radix_values_copyable_async =
+    !std::is_empty_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8) && alignof(Value) >= sizeof(Value);
+
+template <class Key, class Value, int BlockThreads, int ItemsPerThread, bool StageValues>
 struct radix_onesweep_shared {
   static constexpr int tile_items = BlockThreads * ItemsPerThread;
   static constexpr int warps = BlockThreads / 32;
@@ -161,36 +192,77 @@ struct radix_onesweep_shared {
     Key keys[tile_items];                        // tile-sorted keys (step 5)
     Value values[tile_items];                    // then the values
   };
-  index_t global_base[radix_digits];  // where each digit's keys of this portion start
-  index_t dest[radix_digits];         // output index of tile position j: dest[digit] + j
+  // StageValues: the tile's values in input order, copied in by the load (cp.async).
+  Value staged_values[StageValues ? tile_items : 1];
+  // Per digit d: where d's keys of this portion start in the output (steps 1-6), then
+  // where tile position j of digit d goes: digit_base[d] + j (step 7).
+  index_t digit_base[radix_digits];
   typename block_scan<unsigned, BlockThreads>::storage scan;
   typename block_scan<index_t, BlockThreads>::storage scan64;
   index_t tile;
 };
 
+// The onesweep kernel's shape for Key, Value and Tuning: its block, its tile, how it moves
+// values (the tuning's value_load, except that async_to_shared falls back to with_keys
+// for values cp.async cannot copy or whose staging area would take shared memory past
+// max_staging_shared_bytes), and its shared memory (dynamic: shared_bytes per block).
+template <class Key, class Value, class Tuning>
+struct radix_onesweep_config {
+  static constexpr tuning::radix_sort_tuning tuning = Tuning::value;
+  static constexpr int block_threads = tuning.onesweep_block_threads;
+  static constexpr int items_per_thread = tuning.onesweep_items_per_thread;
+  // Within what every sm_80+ GPU allows a block (the smallest opt-in limit, sm_86's 99 KiB)
+  static constexpr std::size_t max_staging_shared_bytes = 99 * 1024;
+  static constexpr bool with_values = !std::is_empty_v<Value>;
+  static constexpr tuning::radix_value_load value_load =
+      tuning.value_load != tuning::radix_value_load::async_to_shared ||
+              (radix_values_copyable_async<Value> &&
+               sizeof(radix_onesweep_shared<Key, Value, block_threads, items_per_thread, true>) <=
+                   max_staging_shared_bytes)
+          ? tuning.value_load
+          : tuning::radix_value_load::with_keys;
+  static constexpr bool stage_values = with_values && value_load == tuning::radix_value_load::async_to_shared;
+  using shared_type = radix_onesweep_shared<Key, Value, block_threads, items_per_thread, stage_values>;
+  static constexpr int shared_bytes = static_cast<int>(sizeof(shared_type));
+};
+
+template <class Key, class Value, class Tuning>
+inline constexpr tuning::radix_value_load radix_value_load_of = radix_onesweep_config<Key, Value, Tuning>::value_load;
+
 // Value = keys_only (the empty tag) sorts keys alone; values_in/out are then unused.
 // `descriptors`: 256 interleaved count_states of the portion's tiles, zeroed, and
-// `counter` zeroed, before the launch. Grid: exactly the portion's tile count.
-// Tuning: a type whose ::value is a tuning::radix_sort_tuning (the tile shape, the ranking
-// and the lookback's parameters).
+// `counter` zeroed, before the launch. Grid: exactly the portion's tile count; block:
+// radix_onesweep_config's block_threads, with its shared_bytes of dynamic shared memory.
+// Tuning: a type whose ::value is a tuning::radix_sort_tuning (the tile shape, the ranking,
+// the lookback's parameters, where the values wait).
 template <class Key, class Value, class Tuning, class Delay>
-__global__ void __launch_bounds__(radix_digits)
+__global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::value.onesweep_min_blocks_per_sm)
     radix_onesweep_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                           radix_portion portion, radix_pass pass, bool descending, void* descriptors,
                           lookback::tile_counter counter, Delay delay) {
+  using config = radix_onesweep_config<Key, Value, Tuning>;
   constexpr tuning::radix_sort_tuning t = Tuning::value;
-  constexpr int BlockThreads = radix_digits;  // one thread per digit
+  constexpr int BlockThreads = t.onesweep_block_threads;
+  static_assert(BlockThreads >= radix_digits && BlockThreads % 32 == 0,
+                "tuning: a onesweep block has a thread per digit, in whole warps");
   constexpr bool with_values = !std::is_empty_v<Value>;
   constexpr int N = t.onesweep_items_per_thread;
   constexpr int G = t.rank_group;
   static_assert(N % G == 0, "tuning: rank_group must divide the items per thread");
-  using shared_t = radix_onesweep_shared<Key, Value, BlockThreads, N>;
+  constexpr tuning::radix_value_load value_load = config::value_load;
+  constexpr bool stage_values = config::stage_values;
+  constexpr bool values_with_keys = with_values && value_load == tuning::radix_value_load::with_keys;
+  using shared_t = typename config::shared_type;
   constexpr int tile_items = shared_t::tile_items;
-  __shared__ shared_t shared;
+  extern __shared__ __align__(16) unsigned char onesweep_shared_bytes[];  // config::shared_bytes
+  shared_t& shared = *reinterpret_cast<shared_t*>(onesweep_shared_bytes);
 
   const int lane = lane_id();
   const int warp = warp_id();
-  const int digit = threadIdx.x;  // the digit this thread counts, publishes and looks back for
+  // Threads 0..255 also count, publish and look back for one digit each (the rest hold
+  // only items).
+  const int digit = threadIdx.x;
+  const bool digit_thread = BlockThreads == radix_digits || digit < radix_digits;
   if (threadIdx.x == 0) shared.tile = counter.claim();
   unsigned* warp_offsets = shared.warp_offsets[warp];
   for (int i = lane; i < radix_digits; i += 32) warp_offsets[i] = 0;
@@ -199,145 +271,177 @@ __global__ void __launch_bounds__(radix_digits)
   const index_t tile_begin = tile * tile_items;
   const int tile_valid = static_cast<int>(portion.items - tile_begin < tile_items ? portion.items - tile_begin
                                                                                    : tile_items);
-
-  // 1. Load (coalesced: each warp instruction reads 32 consecutive keys).
-  Key keys[N];
-  Value values[N];
-  unsigned digits[N];  // radix_digits past the end
   const index_t warp_first = portion.begin + tile_begin + static_cast<index_t>(warp) * N * 32 + lane;
   const int warp_offset = warp * N * 32 + lane;  // item 0's position in the tile
+  const lookback::count_state<radix_digits> state(descriptors, digit);
+
+  // Steps 1-7 for a full tile (Full: no bounds checks, no sentinel digit in the ranking)
+  // or the portion's last, partial one.
+  const auto process_tile = [&](auto full) {
+    constexpr bool Full = decltype(full)::value;
+    // Item i of this thread (tile position warp_offset + i * 32) exists.
+    const auto valid = [&](int i) { return Full || warp_offset + i * 32 < tile_valid; };
+
+    // 1. Load (coalesced: each warp instruction reads 32 consecutive keys). Values go
+    //    straight to shared memory (async_to_shared) or to registers (with_keys).
+    Key keys[N];
+    [[maybe_unused]] Value values[N];
 #pragma unroll
-  for (int i = 0; i < N; ++i) {
-    if (warp_offset + i * 32 < tile_valid) {
-      keys[i] = keys_in[warp_first + i * 32];
-      if constexpr (with_values) values[i] = values_in[warp_first + i * 32];
+    for (int i = 0; i < N; ++i) {
+      if (valid(i)) {
+        keys[i] = keys_in[warp_first + i * 32];
+        if constexpr (stage_values)
+          cp_async_element<sizeof(Value)>(&shared.staged_values[warp_offset + i * 32], &values_in[warp_first + i * 32]);
+        else if constexpr (values_with_keys)
+          values[i] = values_in[warp_first + i * 32];
+      }
     }
-  }
+    if constexpr (stage_values) cp_async_commit();
 
-  // Where each digit's keys of this portion start in the output: after every smaller
-  // digit's keys (first portion), or where the previous portion left off.
-  if (portion.starts_in) {
-    shared.global_base[digit] = portion.starts_in[digit];
-  } else {
-    const auto total = static_cast<index_t>(portion.totals[digit]);
-    index_t smaller_digits = 0, all;
-    block_scan<index_t, BlockThreads>(shared.scan64).exclusive_prefix(total, plus{}, smaller_digits, all);
-    shared.global_base[digit] = smaller_digits;
-  }
-
-  // 2. Each warp counts its keys per digit (one shared-memory add per key).
-#pragma unroll
-  for (int i = 0; i < N; ++i) {
-    digits[i] = warp_offset + i * 32 < tile_valid ? key_digit(keys[i], pass.shift, pass.bits, descending)
-                                                  : radix_digits;
-    if (digits[i] < radix_digits) atomicAdd(&warp_offsets[digits[i]], 1u);
-  }
-  __syncthreads();
-
-  // 3. Thread d: the tile's count of digit d, published at once — before the ranking, so
-  //    that successors looking back find it as early as possible; then where digit d
-  //    starts in the tile (a block scan), and where each warp's keys of digit d start.
-  unsigned per_warp[shared_t::warps];
-  unsigned tile_count = 0;
-#pragma unroll
-  for (int w = 0; w < shared_t::warps; ++w) {
-    per_warp[w] = shared.warp_offsets[w][digit];
-    tile_count += per_warp[w];
-  }
-  const lookback::count_state state(descriptors, digit, radix_digits);
-  if (tile == 0) {
-    delay(tile, lookback::tile_status::prefix);
-    state.publish(tile, lookback::tile_status::prefix, tile_count);
-  } else {
-    delay(tile, lookback::tile_status::aggregate);
-    state.publish(tile, lookback::tile_status::aggregate, tile_count);
-  }
-  unsigned start = 0, tile_total;
-  block_scan<unsigned, BlockThreads>(shared.scan).exclusive_prefix(tile_count, plus{}, start, tile_total);
-  {
-    unsigned offset = start;
-#pragma unroll
-    for (int w = 0; w < shared_t::warps; ++w) {
-      shared.warp_offsets[w][digit] = offset;
-      offset += per_warp[w];
+    // Where each digit's keys of this portion start in the output: after every smaller
+    // digit's keys (first portion), or where the previous portion left off.
+    if (portion.starts_in) {
+      if (digit_thread) shared.digit_base[digit] = portion.starts_in[digit];
+    } else {
+      const auto total = digit_thread ? static_cast<index_t>(portion.totals[digit]) : index_t{0};
+      index_t smaller_digits = 0, all;
+      block_scan<index_t, BlockThreads>(shared.scan64).exclusive_prefix(total, plus{}, smaller_digits, all);
+      if (digit_thread) shared.digit_base[digit] = smaller_digits;
     }
-  }
-  __syncthreads();
 
-  // 4. Rank, in input order: lanes with the same digit find each other; the lowest one
-  //    advances the warp's offset of that digit by their number. A key's position in the
-  //    tile-sorted order is that offset plus the matching lanes below it.
-  unsigned positions[N];
-  const unsigned lanes_below = (1u << lane) - 1u;
-  const bool partial = tile_valid < tile_items;
-  // G items at a time: their matches first, then their offset updates, then positions.
+    // 2. Each warp counts its keys per digit (one shared-memory add per key). Items past
+    //    the end get the digit radix_digits, which matches no real digit in the ranking.
+    unsigned digits[N];
 #pragma unroll
-  for (int g = 0; g < N; g += G) {
-    unsigned peers[G];
-#pragma unroll
-    for (int k = 0; k < G; ++k)  // radix_digits (past the end) has bit radix_digit_bits set
-      peers[k] = partial ? warp_match_digit<radix_digit_bits + 1>(digits[g + k])
-                         : warp_match_digit<radix_digit_bits>(digits[g + k]);
-    // An atomic, not a load and a store: the next item's add need not wait for this one's
-    // result, so the items' adds pipeline. Stability needs one warp's shared-memory
-    // atomics to be performed in the order the warp issues them (item by item), which is
-    // how the SM executes them; CUB's WARP_MATCH_ANY ranking relies on the same.
-    unsigned before[G];
-#pragma unroll
-    for (int k = 0; k < G; ++k) {
-      before[k] = 0;
-      if (lane == __ffs(peers[k]) - 1 && digits[g + k] < radix_digits)
-        before[k] = atomicAdd(&warp_offsets[digits[g + k]], __popc(peers[k]));
+    for (int i = 0; i < N; ++i) {
+      digits[i] = valid(i) ? key_digit(keys[i], pass.shift, pass.bits, descending) : radix_digits;
+      if (valid(i)) atomicAdd(&warp_offsets[digits[i]], 1u);
     }
-#pragma unroll
-    for (int k = 0; k < G; ++k)
-      positions[g + k] =
-          __shfl_sync(full_warp_mask, before[k], __ffs(peers[k]) - 1) + __popc(peers[k] & lanes_below);
-  }
-  __syncthreads();  // every rank is taken before the keys overwrite the offsets
-
-  // 5. Keys into shared memory in tile order, while predecessors publish.
-#pragma unroll
-  for (int i = 0; i < N; ++i)
-    if (digits[i] < radix_digits) shared.keys[positions[i]] = keys[i];
-
-  // 6. The lookback, one digit per thread: keys of this digit in the portion's earlier tiles.
-  unsigned earlier = 0;
-  if (tile != 0) {
-    earlier = lookback::lookback_window<t.lookback_window>(state, tile, plus{}, t.lookback_first_pause_ns);
-    delay(tile, lookback::tile_status::prefix);
-    state.publish(tile, lookback::tile_status::prefix, earlier + tile_count);
-  }
-  // Tile position j of this digit goes to global_base + earlier + (j - start).
-  shared.dest[digit] = shared.global_base[digit] + earlier - start;
-  if (portion.starts_out && tile == (portion.items - 1) / tile_items)
-    portion.starts_out[digit] = shared.global_base[digit] + earlier + tile_count;
-  __syncthreads();
-
-  // 7. Out: thread t writes tile positions t, t + 256, ...; consecutive threads mostly
-  //    write consecutive addresses of one digit's run.
-  unsigned out_digits[N];
-#pragma unroll
-  for (int k = 0; k < N; ++k) {
-    const int j = k * BlockThreads + static_cast<int>(threadIdx.x);
-    if (j < tile_valid) {
-      const Key key = shared.keys[j];
-      out_digits[k] = key_digit(key, pass.shift, pass.bits, descending);
-      keys_out[shared.dest[out_digits[k]] + j] = key;
-    }
-  }
-  if constexpr (with_values) {
     __syncthreads();
+
+    // 3. Thread d: the tile's count of digit d, published at once — before the ranking, so
+    //    that successors looking back find it as early as possible; then where digit d
+    //    starts in the tile (a block scan), and where each warp's keys of digit d start.
+    unsigned per_warp[shared_t::warps];
+    unsigned tile_count = 0;
+    if (digit_thread) {
+#pragma unroll
+      for (int w = 0; w < shared_t::warps; ++w) {
+        per_warp[w] = shared.warp_offsets[w][digit];
+        tile_count += per_warp[w];
+      }
+      if (tile == 0) {
+        delay(tile, lookback::tile_status::prefix);
+        state.publish(tile, lookback::tile_status::prefix, tile_count);
+      } else {
+        delay(tile, lookback::tile_status::aggregate);
+        state.publish(tile, lookback::tile_status::aggregate, tile_count);
+      }
+    }
+    unsigned start = 0, tile_total;
+    block_scan<unsigned, BlockThreads>(shared.scan).exclusive_prefix(tile_count, plus{}, start, tile_total);
+    if (digit_thread) {
+      unsigned offset = start;
+#pragma unroll
+      for (int w = 0; w < shared_t::warps; ++w) {
+        shared.warp_offsets[w][digit] = offset;
+        offset += per_warp[w];
+      }
+    }
+    __syncthreads();
+
+    // 4. Rank, in input order: lanes with the same digit find each other; the lowest one
+    //    advances the warp's offset of that digit by their number. A key's position in the
+    //    tile-sorted order is that offset plus the matching lanes below it.
+    unsigned positions[N];
+    const unsigned lanes_below = (1u << lane) - 1u;
+    // G items at a time: their matches first, then their offset updates, then positions.
+#pragma unroll
+    for (int g = 0; g < N; g += G) {
+      unsigned peers[G];
+#pragma unroll
+      for (int k = 0; k < G; ++k)  // the sentinel radix_digits has bit radix_digit_bits set
+        peers[k] = warp_match_digit<Full ? radix_digit_bits : radix_digit_bits + 1>(digits[g + k]);
+      // An atomic, not a load and a store: the next item's add need not wait for this one's
+      // result, so the items' adds pipeline. Stability needs one warp's shared-memory
+      // atomics to be performed in the order the warp issues them (item by item), which is
+      // how the SM executes them; CUB's WARP_MATCH_ANY ranking relies on the same.
+      unsigned before[G];
+#pragma unroll
+      for (int k = 0; k < G; ++k) {
+        before[k] = 0;
+        if (lane == __ffs(peers[k]) - 1 && valid(g + k))
+          before[k] = atomicAdd(&warp_offsets[digits[g + k]], __popc(peers[k]));
+      }
+#pragma unroll
+      for (int k = 0; k < G; ++k)
+        positions[g + k] =
+            __shfl_sync(full_warp_mask, before[k], __ffs(peers[k]) - 1) + __popc(peers[k] & lanes_below);
+    }
+    __syncthreads();  // every rank is taken before the keys overwrite the offsets
+
+    // 5. Keys into shared memory in tile order, while predecessors publish.
 #pragma unroll
     for (int i = 0; i < N; ++i)
-      if (digits[i] < radix_digits) shared.values[positions[i]] = values[i];
+      if (valid(i)) shared.keys[positions[i]] = keys[i];
+
+    // 6. The lookback, one digit per thread: keys of this digit in the portion's earlier tiles.
+    if (digit_thread) {
+      unsigned earlier = 0;
+      if (tile != 0) {
+        earlier = lookback::lookback_counts<t.lookback_window>(state, tile, t.lookback_first_pause_ns);
+        delay(tile, lookback::tile_status::prefix);
+        state.publish(tile, lookback::tile_status::prefix, earlier + tile_count);
+      }
+      // Tile position j of this digit goes to portion start + earlier + (j - start).
+      const index_t portion_start = shared.digit_base[digit];
+      shared.digit_base[digit] = portion_start + earlier - start;
+      if (portion.starts_out && tile == (portion.items - 1) / tile_items)
+        portion.starts_out[digit] = portion_start + earlier + tile_count;
+    }
     __syncthreads();
+
+    // 7. Out: thread t writes tile positions t, t + 256, ...; consecutive threads mostly
+    //    write consecutive addresses of one digit's run.
+    unsigned out_digits[N];
 #pragma unroll
     for (int k = 0; k < N; ++k) {
       const int j = k * BlockThreads + static_cast<int>(threadIdx.x);
-      if (j < tile_valid) values_out[shared.dest[out_digits[k]] + j] = shared.values[j];
+      if (Full || j < tile_valid) {
+        const Key key = shared.keys[j];
+        out_digits[k] = key_digit(key, pass.shift, pass.bits, descending);
+        keys_out[shared.digit_base[out_digits[k]] + j] = key;
+      }
     }
-  }
+    if constexpr (with_values) {
+      if constexpr (value_load == tuning::radix_value_load::after_keys) {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+          if (valid(i)) values[i] = values_in[warp_first + i * 32];
+      }
+      if constexpr (stage_values) cp_async_wait<0>();  // this thread's copies; the barrier: everyone's
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < N; ++i) {
+        if (valid(i)) {
+          if constexpr (stage_values)
+            shared.values[positions[i]] = shared.staged_values[warp_offset + i * 32];
+          else
+            shared.values[positions[i]] = values[i];
+        }
+      }
+      __syncthreads();
+#pragma unroll
+      for (int k = 0; k < N; ++k) {
+        const int j = k * BlockThreads + static_cast<int>(threadIdx.x);
+        if (Full || j < tile_valid) values_out[shared.digit_base[out_digits[k]] + j] = shared.values[j];
+      }
+    }
+  };
+  if (tile_valid == tile_items)
+    process_tile(std::true_type{});
+  else
+    process_tile(std::false_type{});
 }
 
 }  // namespace onepass::detail

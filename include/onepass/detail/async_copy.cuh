@@ -19,6 +19,15 @@ __device__ ONEPASS_FORCEINLINE void cp_async_16(void* dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst_shared), "l"(src) : "memory");
 }
 
+// Copies one Bytes-byte element (4 or 8) from `src` to `dst`, both Bytes-aligned. .ca is
+// the only form for copies under 16 bytes: the element passes through L1.
+template <int Bytes>
+__device__ ONEPASS_FORCEINLINE void cp_async_element(void* dst, const void* src) {
+  static_assert(Bytes == 4 || Bytes == 8, "cp.async copies 4, 8 or 16 bytes");
+  const unsigned dst_shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst_shared), "l"(src), "n"(Bytes) : "memory");
+}
+
 __device__ ONEPASS_FORCEINLINE void cp_async_commit() {
   asm volatile("cp.async.commit_group;\n" ::: "memory");
 }

@@ -111,6 +111,21 @@ void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, std::s
   launch_with_attribute(kernel, grid, block, smem, stream, attribute, true, std::forward<Args>(args)...);
 }
 
+// Lets Kernel launch with `shared_bytes` of dynamic shared memory: above 48 KiB that needs
+// an opt-in, made once per device (a device that cannot give that much fails here, with
+// its CUDA error).
+template <auto Kernel>
+void allow_dynamic_shared(int shared_bytes) {
+  if (shared_bytes <= 48 * 1024) return;
+  constexpr int max_devices = 64;
+  static std::atomic<bool> done[max_devices] = {};
+  int device = 0;
+  ONEPASS_CUDA_TRY(cudaGetDevice(&device));
+  if (device < max_devices && done[device].load(std::memory_order_relaxed)) return;
+  ONEPASS_CUDA_TRY(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  if (device < max_devices) done[device].store(true, std::memory_order_relaxed);
+}
+
 // How many blocks of Kernel (with `threads` threads and `shared_bytes` of dynamic shared
 // memory) the current device runs at once: the persistent grid. Asked once per device
 // and kernel; the dynamic shared memory limit is raised then when it passes 48 KiB.

@@ -22,7 +22,7 @@ struct radix_sort_plan {
   static constexpr int items_per_thread = tuning.onesweep_items_per_thread;
   static constexpr index_t tile_items = tuning.onesweep_tile_items();
   static constexpr index_t portion_items = tuning.portion_items;
-  static_assert(portion_items <= lookback::count_state::max_count, "tuning: descriptor counts are 30-bit");
+  static_assert(portion_items <= lookback::count_state<radix_digits>::max_count, "tuning: descriptor counts are 30-bit");
   static constexpr int max_passes = (radix_key<Key>::bits + radix_digit_bits - 1) / radix_digit_bits;
   static constexpr bool with_values = has_values<Value>;
 
@@ -41,7 +41,7 @@ struct radix_sort_plan {
   static constexpr std::size_t counter_bytes = 16;
   static constexpr std::size_t lookback_bytes(index_t n) {
     const index_t most = n < portion_items ? n : portion_items;
-    return round_up(counter_bytes + radix_digits * lookback::count_state::bytes(portion_tiles(most)));
+    return round_up(counter_bytes + radix_digits * lookback::count_state<radix_digits>::bytes(portion_tiles(most)));
   }
   static constexpr std::size_t alternate_bytes(index_t n) {
     std::size_t bytes = round_up(static_cast<std::size_t>(n) * sizeof(Key));
@@ -110,7 +110,7 @@ template <class Tuning = void, class Key, class Value, class Delay = no_delay>
 void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n, radix_bit_range range,
                        bool descending, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
   using plan = radix_sort_plan_for<Key, Value, Tuning>;
-  constexpr int threads = radix_digits;
+  constexpr int threads = plan::tuning.onesweep_block_threads;
   const int passes = radix_pass_count(range);
   const index_t portions = plan::portions(n);
   auto* base = static_cast<unsigned char*>(ws.data);
@@ -130,6 +130,8 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
   }
 
   constexpr auto kernel = radix_onesweep_kernel<Key, Value, typename plan::tuning_type, Delay>;
+  using onesweep = radix_onesweep_config<Key, Value, typename plan::tuning_type>;
+  allow_dynamic_shared<kernel>(onesweep::shared_bytes);
   for (int p = 0; p < passes; ++p) {
     const radix_pass pass = radix_pass_of(range, p);
     const Key* keys_src = buffers.keys_from(p);
@@ -141,12 +143,12 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
       const index_t items = n - begin < plan::portion_items ? n - begin : plan::portion_items;
       const index_t tiles = plan::portion_tiles(items);
       ONEPASS_CUDA_TRY(cudaMemsetAsync(
-          lookback_area, 0, plan::counter_bytes + radix_digits * lookback::count_state::bytes(tiles), stream));
+          lookback_area, 0, plan::counter_bytes + radix_digits * lookback::count_state<radix_digits>::bytes(tiles), stream));
       // Portion q reads the starts portion q - 1 wrote and writes the other set.
       const radix_portion portion{begin, items, hist + static_cast<index_t>(p) * radix_digits,
                                   q == 0 ? nullptr : starts + ((q - 1) % 2) * radix_digits,
                                   q + 1 == portions ? nullptr : starts + (q % 2) * radix_digits};
-      launch(kernel, dim3(static_cast<unsigned>(tiles)), threads, 0, stream, keys_src, keys_dst, values_src,
+      launch(kernel, dim3(static_cast<unsigned>(tiles)), threads, onesweep::shared_bytes, stream, keys_src, keys_dst, values_src,
              values_dst, portion, pass, descending, static_cast<void*>(lookback_area + plan::counter_bytes),
              lookback::tile_counter(lookback_area), delay);
     }

@@ -34,7 +34,7 @@ ONEPASS_HD ONEPASS_FORCEINLINE void backoff(unsigned& ns) {
 }
 
 // One thread walks back one predecessor at a time. Returns the combination of all items
-// of tiles [0, tile). Requires tile > 0. `State`: tile_state<T> or count_state.
+// of tiles [0, tile). Requires tile > 0. `State`: tile_state<T> or count_state<I>.
 template <class State, class Op>
 ONEPASS_HD typename State::value_type lookback_single(const State& state, index_t tile, Op op) {
   using T = typename State::value_type;
@@ -94,6 +94,75 @@ ONEPASS_HD typename State::value_type lookback_window(const State& state, index_
       --p;
     }
     if (waiting) backoff(ns);
+  }
+}
+
+// lookback_window<Window>(state, tile, plus) for count descriptors, in about a third of
+// the instructions per descriptor — the radix sort's tiles walk back over dozens of them
+// per digit. A step reads Window words at immediate offsets from one pointer. The common
+// case, all of them AGGREGATE, is folded without a branch per word: the words are added
+// whole, and Window AGGREGATE tags (Window << 30, modulo 2^32) subtracted — exact, since
+// the counts sum to less than 2^32. Otherwise the window is folded word by word as in
+// lookback_window up to its first PREFIX (done) or INVALID (pause, read again from it).
+// Returns the sum of the counts of tiles [0, tile). Requires tile > 0.
+template <int Window, int Interleave>
+ONEPASS_HD std::uint32_t lookback_counts(const count_state<Interleave>& state, index_t tile,
+                                         unsigned first_backoff_ns = 32) {
+  static_assert(Window >= 1, "a window holds at least one tile");
+  using state_t = count_state<Interleave>;
+  constexpr int shift = state_t::status_shift;
+  constexpr auto aggregate = static_cast<std::uint32_t>(tile_status::aggregate);
+  constexpr auto prefix = static_cast<std::uint32_t>(tile_status::prefix);
+  index_t p = tile - 1;  // the nearest predecessor not added yet
+  std::uint32_t sum = 0;
+  unsigned ns = first_backoff_ns;
+  for (;;) {
+    std::uint32_t w[Window];
+    std::uint32_t* const nearest = state.word(p);
+    if (p >= Window - 1) {
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+      for (int k = 0; k < Window; ++k) w[k] = state_t::load(nearest - k * Interleave);
+    } else {
+      // Tile 0 is the last one ever needed (it publishes PREFIX); below it, nothing to
+      // read, and nothing is folded past a PREFIX.
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+      for (int k = 0; k < Window; ++k) w[k] = p - k >= 0 ? state_t::load(nearest - k * Interleave) : prefix << shift;
+    }
+    std::uint32_t all_bits = w[0], any_bits = w[0], total = w[0];
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+    for (int k = 1; k < Window; ++k) {
+      all_bits &= w[k];
+      any_bits |= w[k];
+      total += w[k];
+    }
+    // Every status is AGGREGATE (01): bit 30 set in all words, bit 31 in none.
+    if ((all_bits >> shift & 1u) != 0 && (any_bits >> (shift + 1)) == 0) {
+      sum += total - static_cast<std::uint32_t>(Window) * (aggregate << shift);
+      p -= Window;
+      continue;
+    }
+    bool waiting = false;
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+    for (int k = 0; k < Window; ++k) {
+      if (waiting) continue;
+      const std::uint32_t status = w[k] >> shift;
+      if (status == static_cast<std::uint32_t>(tile_status::invalid)) {
+        waiting = true;
+        continue;
+      }
+      sum += w[k] & state_t::max_count;
+      if (status == prefix) return sum;
+      --p;
+    }
+    backoff(ns);  // a window that is not all AGGREGATE and holds no PREFIX stops at an INVALID
   }
 }
 

@@ -111,39 +111,56 @@ class tile_state {
 // values known to stay below 2^30 (a radix sort's per-digit key counts within a portion
 // of at most 2^28 keys). The same single-word argument as tile_state's applies: status
 // and count are written and read together by one 32-bit atomic access, and each status
-// is published once per launch. Interleaved like tile_state(words, i, count): tile t's
-// word of state i is words[t * count + i].
+// is published once per launch. Always one of `Interleave` states sharing an array (a
+// compile-time number, so that walking from one tile's word to the next is an immediate
+// offset): tile t's word of state i is words[t * Interleave + i].
+template <int Interleave>
 class count_state {
+  static_assert(Interleave >= 1, "at least one state");
+
  public:
   using value_type = std::uint32_t;
+  static constexpr int interleave = Interleave;
   static constexpr std::uint32_t max_count = (1u << 30) - 1;
+  // The top two bits of a word: its tile_status.
+  static constexpr int status_shift = 30;
 
+  // Bytes of one state's words for `num_tiles` tiles (all Interleave states: that times
+  // Interleave).
   static constexpr std::size_t bytes(index_t num_tiles) {
     return static_cast<std::size_t>(num_tiles) * sizeof(std::uint32_t);
   }
 
   count_state() = default;
-  ONEPASS_HD count_state(void* words, int i, int count)
-      : words_(static_cast<std::uint32_t*>(words) + i), stride_(count) {}
+  // State i (0 <= i < Interleave) of the array `words`, zeroed before first use.
+  ONEPASS_HD count_state(void* words, int i) : words_(static_cast<std::uint32_t*>(words) + i) {}
 
   // `value` must be at most max_count.
   ONEPASS_HD ONEPASS_FORCEINLINE void publish(index_t tile, tile_status s, std::uint32_t value) const {
-    word(tile).store(static_cast<std::uint32_t>(s) << 30 | value, cuda::std::memory_order_relaxed);
+    atomic_word(word(tile)).store(static_cast<std::uint32_t>(s) << status_shift | value,
+                                  cuda::std::memory_order_relaxed);
   }
 
   ONEPASS_HD ONEPASS_FORCEINLINE tile_status try_read(index_t tile, std::uint32_t& value) const {
-    const std::uint32_t w = word(tile).load(cuda::std::memory_order_relaxed);
-    if (w >> 30 != static_cast<std::uint32_t>(tile_status::invalid)) value = w & max_count;
-    return static_cast<tile_status>(w >> 30);
+    const std::uint32_t w = load(word(tile));
+    if (w >> status_shift != static_cast<std::uint32_t>(tile_status::invalid)) value = w & max_count;
+    return static_cast<tile_status>(w >> status_shift);
+  }
+
+  // Raw access for walks that read many words (lookback_counts): this state's word of
+  // `tile`, and one relaxed atomic read of such a word.
+  ONEPASS_HD ONEPASS_FORCEINLINE std::uint32_t* word(index_t tile) const { return words_ + tile * Interleave; }
+  ONEPASS_HD static ONEPASS_FORCEINLINE std::uint32_t load(std::uint32_t* w) {
+    return atomic_word(w).load(cuda::std::memory_order_relaxed);
   }
 
  private:
-  ONEPASS_HD ONEPASS_FORCEINLINE cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> word(index_t tile) const {
-    return cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(words_[tile * stride_]);
+  ONEPASS_HD static ONEPASS_FORCEINLINE cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> atomic_word(
+      std::uint32_t* w) {
+    return cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*w);
   }
 
   std::uint32_t* words_ = nullptr;
-  index_t stride_ = 1;
 };
 
 // Hands out tile indices in the order in which blocks ask for them. A block that gets

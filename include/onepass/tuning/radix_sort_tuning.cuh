@@ -1,16 +1,24 @@
 // onepass/tuning/radix_sort_tuning.cuh — shapes of the production radix sort, as data.
 //
-// The onesweep kernel runs one thread per digit (256 threads, 8-bit digits); a tile is
-// 256 * items_per_thread keys. Larger tiles mean fewer descriptors to clear and fewer
-// lookbacks per key, but more registers per thread (keys, values and positions stay in
-// registers from the load to the scatter). Chosen with bench/radix_sort_tuning_sweep
-// (docs/perf/radix_sort.md).
+// The onesweep kernel has a thread per digit (256, 8-bit digits) and possibly more that
+// hold items only; a tile is block_threads * items_per_thread keys. Larger tiles mean
+// fewer descriptors to clear and fewer lookbacks per key; more items per thread mean more
+// registers (keys, digits and positions stay in registers from the load to the scatter).
+// Chosen with bench/radix_sort_tuning_sweep (docs/perf/radix_sort.md).
 #pragma once
 
 #include <cstddef>
 #include <type_traits>
 
 namespace onepass::tuning {
+
+// Where a pass's values wait while their keys are ranked (pairs only).
+enum class radix_value_load {
+  with_keys,        // loaded with the keys, held in registers until the scatter
+  async_to_shared,  // copied to shared memory with cp.async at the key load: no registers
+                    // (4- and 8-byte values that fit; others fall back to with_keys)
+  after_keys,       // loaded once the keys are written out, as CUB's Onesweep does
+};
 
 struct radix_sort_tuning {
   int onesweep_items_per_thread;
@@ -28,16 +36,31 @@ struct radix_sort_tuning {
   // Ranking: items whose warp matches (ballots) are computed together before their
   // offset updates; divides the items per thread.
   int rank_group = 4;
-  constexpr int onesweep_tile_items() const { return 256 * onesweep_items_per_thread; }
+  radix_value_load value_load = radix_value_load::async_to_shared;
+  // Onesweep blocks that must fit on one SM by registers (__launch_bounds__'s minimum):
+  // caps the registers at 65536 / (block threads * this). Left to itself the compiler's choice
+  // swings between 64 and 123 registers with small changes to the kernel.
+  int onesweep_min_blocks_per_sm = 3;
+  // Onesweep threads per block: one per digit (256), or more, the rest holding items only
+  // — larger tiles (fewer lookbacks, longer runs per digit in the output) without more
+  // registers per thread.
+  int onesweep_block_threads = 256;
+  constexpr int onesweep_tile_items() const { return onesweep_block_threads * onesweep_items_per_thread; }
 };
 
-// Measured on an H100 at 2^24 (docs/perf/radix_sort.md): keys alone run best with 20
-// items a thread (fewer tiles, fewer lookbacks per key); with values, 16 items keep the
-// registers in check and a 2-descriptor lookback window beats 4.
+// Measured on an H100 at 2^24 and 2^26 keys (docs/perf/radix_sort.md): large tiles win —
+// fewer lookbacks per key, longer runs per digit in the output — so blocks have more
+// threads than digits, two per SM. 4-byte keys alone: 512 x 20; 4-byte pairs: 512 x 16
+// with the values staged in shared memory and a 2-descriptor lookback window; anything
+// with 8-byte keys or values: 384 x 16 (the shared memory a tile needs doubles).
 constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::size_t value_bytes) {
-  (void)key_bytes;
-  if (value_bytes == 0) return {20, 256, 4, 1ll << 28, 4, 32, 4};
-  return {16, 256, 4, 1ll << 28, 2, 32, 4};
+  constexpr auto staged = radix_value_load::async_to_shared;
+  const bool wide = key_bytes > 4 || value_bytes > 4;
+  if (value_bytes == 0)
+    return wide ? radix_sort_tuning{16, 256, 4, 1ll << 28, 4, 32, 4, staged, 2, 384}
+                : radix_sort_tuning{20, 256, 4, 1ll << 28, 4, 32, 4, staged, 2, 512};
+  return wide ? radix_sort_tuning{16, 256, 4, 1ll << 28, 2, 32, 4, staged, 2, 384}
+              : radix_sort_tuning{16, 256, 4, 1ll << 28, 2, 32, 4, staged, 2, 512};
 }
 
 template <class Key, class Value>
