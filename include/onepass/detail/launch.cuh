@@ -137,8 +137,7 @@ int resident_blocks(int threads, int shared_bytes) {
   ONEPASS_CUDA_TRY(cudaGetDevice(&device));
   if (device < max_devices)
     if (const int blocks = known[device].load(std::memory_order_relaxed)) return blocks;
-  if (shared_bytes > 48 * 1024)
-    ONEPASS_CUDA_TRY(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  allow_dynamic_shared<Kernel>(shared_bytes);
   int per_sm = 0, sms = 0;
   ONEPASS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, threads, shared_bytes));
   ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
