@@ -208,18 +208,18 @@ struct radix_onesweep_shared {
 // max_staging_shared_bytes), and its shared memory (dynamic: shared_bytes per block).
 template <class Key, class Value, class Tuning>
 struct radix_onesweep_config {
-  static constexpr tuning::radix_sort_tuning tuning = Tuning::value;
-  static constexpr int block_threads = tuning.onesweep_block_threads;
-  static constexpr int items_per_thread = tuning.onesweep_items_per_thread;
+  static constexpr tuning::radix_sort_tuning shape = Tuning::value;
+  static constexpr int block_threads = shape.onesweep_block_threads;
+  static constexpr int items_per_thread = shape.onesweep_items_per_thread;
   // Within what every sm_80+ GPU allows a block (the smallest opt-in limit, sm_86's 99 KiB)
   static constexpr std::size_t max_staging_shared_bytes = 99 * 1024;
   static constexpr bool with_values = !std::is_empty_v<Value>;
   static constexpr tuning::radix_value_load value_load =
-      tuning.value_load != tuning::radix_value_load::async_to_shared ||
+      shape.value_load != tuning::radix_value_load::async_to_shared ||
               (radix_values_copyable_async<Value> &&
                sizeof(radix_onesweep_shared<Key, Value, block_threads, items_per_thread, true>) <=
                    max_staging_shared_bytes)
-          ? tuning.value_load
+          ? shape.value_load
           : tuning::radix_value_load::with_keys;
   static constexpr bool stage_values = with_values && value_load == tuning::radix_value_load::async_to_shared;
   using shared_type = radix_onesweep_shared<Key, Value, block_threads, items_per_thread, stage_values>;
