@@ -13,6 +13,7 @@
 #include "onepass/histogram.cuh"
 #include "onepass/reduce.cuh"
 #include "onepass/scan.cuh"
+#include "onepass/segmented_scan.cuh"
 #include "onepass/select.cuh"
 #include "onepass/radix_sort.cuh"
 #include "onepass/rms_norm.cuh"

@@ -1,0 +1,422 @@
+// onepass/agent/segmented_scan.cuh — the production segmented scan's work on one tile.
+//
+// A segmented scan is an ordinary scan of (value, head) pairs under the operator
+//     (a, ha) . (b, hb) = hb ? (b, hb) : (a op b, ha)
+// which is associative whenever op is, so everything the plain scan does carries over:
+// the thread scans its items, the block scans the thread totals, and the tiles are
+// chained by the decoupled lookback on descriptors holding a pair. Two things are
+// particular to segments:
+//   - A tile whose items contain a head knows its inclusive prefix without looking back
+//     (nothing before the last head matters), so it publishes PREFIX at once. Only tiles
+//     with no head at all publish an AGGREGATE, and a lookback walks back at most to the
+//     nearest tile holding a head: with short segments every lookback ends one tile back.
+//   - A tile whose first item is a head needs no prefix at all and does not look back.
+// Hence one pass over the data, one block per tile, whatever the segment lengths: a
+// million one-item segments and one segment of the whole array run the same code.
+//
+// Where the heads come from is a policy (a "head source"): head flags, a change of key
+// (scan by key), or the bitmaps the offsets form builds (dispatch_segmented_scan.cuh).
+// The offsets form may leave stretches of items in no segment; such a stretch starts
+// with a "gap" head, its items are scanned like any others, and they are not written.
+// The head's kind travels in the pair (1 = segment, 2 = gap), so an item knows whether
+// it is covered from the kind of the last head at or before it.
+//
+// Per tile:
+//   1. each warp loads its 32 * N values (128-bit loads where aligned) and transposes
+//      them to blocked order; each thread gets its N heads as a bit mask;
+//   2. each thread scans its items, restarting at its heads; the block scans the thread
+//      totals as pairs (warp shuffles + one barrier);
+//   3. warp 0 publishes (PREFIX at once when the tile has a head) and, if the tile's first
+//      item is not a head, looks back; second barrier;
+//   4. each thread folds the prefix into its items before its first head, makes them
+//      exclusive if asked, and the warp transposes back and stores (items in gaps are
+//      skipped, in tiles that have any).
+// In place (out == in) is safe: a tile reads and writes only its own items.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "onepass/agent/scan_tile.cuh"
+#include "onepass/block/block_exchange.cuh"
+#include "onepass/block/block_load_store.cuh"
+#include "onepass/block/block_scan.cuh"
+#include "onepass/detail/async_copy.cuh"
+#include "onepass/lookback/lookback.cuh"
+
+namespace onepass::detail {
+
+// Kinds of head carried by segmented_value::head.
+inline constexpr std::uint32_t no_head = 0;
+inline constexpr std::uint32_t segment_head = 1;
+inline constexpr std::uint32_t gap_head = 2;
+
+// A value and the kind of the last head within the span it covers (no_head: none).
+template <class T>
+struct segmented_value {
+  T value;
+  std::uint32_t head;
+};
+
+// The pair operator above. Associative when Op is; not commutative.
+template <class Op>
+struct segmented_op {
+  Op op;
+  template <class T>
+  ONEPASS_HD ONEPASS_FORCEINLINE segmented_value<T> operator()(const segmented_value<T>& a,
+                                                               const segmented_value<T>& b) const {
+    return b.head != no_head ? b : segmented_value<T>{op(a.value, b.value), a.head};
+  }
+};
+
+// A thread's N items in blocked order: bit i of `heads` is set when item i begins a
+// segment or a gap, bit i of `gaps` when it begins a gap (a subset of heads).
+struct thread_heads {
+  unsigned heads;
+  unsigned gaps;
+};
+
+// --- head sources -----------------------------------------------------------------------
+// Each provides `storage<Threads, N>` (its shared memory), `has_gaps`, ok() (false: the
+// input was found bad on the device, and the kernel writes nothing), and
+//   load<Threads, N, V>(storage, tile_begin, tile_valid, n): the calling thread's
+//   thread_heads, for items tile_begin + threadIdx.x * N + [0, N). Item 0 of the array
+//   always begins a segment (or, for the offsets form, possibly a gap); the source need
+//   not mark it, the kernel does. Slots past the end may hold anything.
+
+#if defined(__CUDACC__)
+// flags[i] converting to true: item i begins a segment.
+template <class Flag>
+struct flag_heads {
+  static constexpr bool has_gaps = false;
+  template <int Threads, int N>
+  struct storage {};
+  const Flag* flags;
+  __device__ ONEPASS_FORCEINLINE bool ok() const { return true; }
+
+  // Each thread reads its own N consecutive flags (blocked): with one-byte flags and
+  // N = 16 that is one 16-byte load per thread, 512 contiguous bytes per warp, so no
+  // exchange is needed.
+  template <int Threads, int N, int V>
+  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>&, index_t tile_begin, long long tile_valid,
+                                                   index_t /*n*/) const {
+    Flag f[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) f[i] = Flag{};
+    load_blocked(flags + tile_begin, f, static_cast<int>(threadIdx.x), tile_valid);
+    unsigned heads = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) heads |= static_cast<unsigned>(static_cast<bool>(f[i])) << i;
+    return {heads, 0u};
+  }
+};
+
+// Stores the low Bytes bytes of x at p (aligned to Bytes) with one access.
+template <int Bytes>
+__device__ ONEPASS_FORCEINLINE void store_bytes(unsigned char* p, unsigned long long x) {
+  if constexpr (Bytes == 8) {
+    *reinterpret_cast<unsigned long long*>(p) = x;
+  } else if constexpr (Bytes == 4) {
+    *reinterpret_cast<unsigned*>(p) = static_cast<unsigned>(x);
+  } else if constexpr (Bytes == 2) {
+    *reinterpret_cast<unsigned short*>(p) = static_cast<unsigned short>(x);
+  } else {
+#pragma unroll
+    for (int b = 0; b < Bytes; ++b) p[b] = static_cast<unsigned char>(x >> (8 * b));
+  }
+}
+
+// keys[i] not equal (eq) to keys[i - 1]: item i begins a segment.
+template <class Key, class Eq>
+struct key_heads {
+  static constexpr bool has_gaps = false;
+  template <int Threads, int N>
+  struct storage {
+    alignas(16) unsigned char head[Threads * N];  // one byte per item, element order
+  };
+  const Key* keys;
+  Eq eq;
+  __device__ ONEPASS_FORCEINLINE bool ok() const { return true; }
+
+  // The keys are loaded vector-striped like the values (coalesced, 128-bit where aligned
+  // and N allows), each compared with the key before it (a neighbour lane's, or lane 31's
+  // of the previous vector, or for a warp's first item the global key before it), and the
+  // results go through shared memory as bytes to reach blocked order.
+  template <int Threads, int N, int V>
+  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>& s, index_t tile_begin, long long tile_valid,
+                                                   index_t /*n*/) const {
+    // (Keys narrower than 2 bytes are read one per load: a vector of them would hold more
+    // head bytes than one store_bytes moves.)
+    constexpr int VK = (V > 1 && vector_width<Key> <= 8 && N % vector_width<Key> == 0) ? vector_width<Key> : 1;
+    const int lane = lane_id();
+    const int warp = warp_id();
+    const index_t warp_begin = tile_begin + static_cast<index_t>(warp) * 32 * N;
+    const long long warp_valid = tile_valid - static_cast<long long>(warp) * 32 * N;
+    Key k[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) k[i] = Key{};
+    load_vector_striped<32, VK>(keys + warp_begin, k, lane, warp_valid);
+    // The key before the warp's first item (read by lane 0 only).
+    Key before_warp{};
+    if (lane == 0 && warp_begin > 0 && warp_valid > 0) before_warp = keys[warp_begin - 1];
+    unsigned char* bytes = s.head + warp * 32 * N;
+#pragma unroll
+    for (int j = 0; j < N / VK; ++j) {
+      const Key from_lower_lane = shfl_up(k[j * VK + VK - 1], 1);
+      const Key from_lane_31 = j > 0 ? shfl_idx(k[(j - 1) * VK + VK - 1], 31) : before_warp;
+      Key previous = lane > 0 ? from_lower_lane : from_lane_31;
+      // VK bytes (0 or 1) packed into one store of VK bytes.
+      unsigned long long packed = 0;
+#pragma unroll
+      for (int v = 0; v < VK; ++v) {
+        packed |= static_cast<unsigned long long>(!static_cast<bool>(eq(previous, k[j * VK + v]))) << (8 * v);
+        previous = k[j * VK + v];
+      }
+      store_bytes<VK>(bytes + (lane + j * 32) * VK, packed);
+    }
+    __syncwarp();
+    // The thread's N bytes, four at a time where N allows: 0/1 bytes to bits.
+    unsigned heads = 0;
+    if constexpr (N % 4 == 0) {
+      const auto* words = reinterpret_cast<const unsigned*>(bytes + lane * N);
+#pragma unroll
+      for (int w = 0; w < N / 4; ++w) {
+        const unsigned x = words[w];
+#pragma unroll
+        for (int b = 0; b < 4; ++b) heads |= ((x >> (8 * b)) & 1u) << (4 * w + b);
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < N; ++i) heads |= static_cast<unsigned>(bytes[lane * N + i]) << i;
+    }
+    return {heads, 0u};
+  }
+};
+
+// The offsets form's heads, from two bitmaps of one bit per item (32 items per word):
+// `begins` marks the first item of every non-empty segment, `ends` the item just past
+// every segment. An item with an `ends` bit and no `begins` bit starts a gap.
+struct bitmap_heads {
+  static constexpr bool has_gaps = true;
+  template <int Threads, int N>
+  struct storage {};
+  const std::uint32_t* begins;
+  const std::uint32_t* ends;
+  // Zero unless the offsets were found bad (segment_offsets_error); then nothing is
+  // written.
+  const unsigned long long* error;
+  __device__ ONEPASS_FORCEINLINE bool ok() const { return *error == 0; }
+
+  template <int Threads, int N, int V>
+  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>&, index_t tile_begin, long long /*tile_valid*/,
+                                                   index_t n) const {
+    static_assert(32 % N == 0, "a thread's bits must lie in one word");
+    const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
+    if (first >= n) return {0u, 0u};
+    const index_t word = first / 32;
+    const int shift = static_cast<int>(first % 32);
+    const unsigned mask = N == 32 ? ~0u : (1u << N) - 1u;
+    const unsigned b = (begins[word] >> shift) & mask;
+    const unsigned e = (ends[word] >> shift) & mask;
+    return {b | e, e & ~b};
+  }
+};
+
+// --- the offsets form's preparation -------------------------------------------------------
+// What is wrong with a segment's offsets (the first check that fails).
+enum class segment_problem : unsigned { none = 0, begin_out_of_range, end_out_of_range, end_before_begin, out_of_order };
+
+// The first bad segment (lowest index) and its problem, packed so that atomicMax keeps it:
+// ~(segment << 8 | problem). Zero means no problem was found.
+ONEPASS_HD constexpr unsigned long long encode_segment_error(index_t segment, segment_problem p) {
+  return ~(static_cast<unsigned long long>(segment) << 8 | static_cast<unsigned>(p));
+}
+
+// One thread per segment (grid-stride): checks the segment against n and its successor,
+// and marks the first item of a non-empty segment in `begins` and the item after it (when
+// inside the array) in `ends`. With null bitmaps it only checks. Segments must be in
+// order and must not overlap: begin[s] <= end[s] <= begin[s + 1].
+template <class Offset>
+__global__ void mark_segments_kernel(const Offset* begin, const Offset* end, index_t num_segments, index_t n,
+                                     std::uint32_t* begins, std::uint32_t* ends, unsigned long long* error) {
+  const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x;
+  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < num_segments; s += stride) {
+    // Compared as signed 64-bit: every offset of a valid call is in [0, n].
+    const auto b = static_cast<long long>(begin[s]);
+    const auto e = static_cast<long long>(end[s]);
+    // (An unsigned offset of 2^63 or more reads as negative here: out of range either way.)
+    segment_problem p = segment_problem::none;
+    if (b < 0 || b > n)
+      p = segment_problem::begin_out_of_range;
+    else if (e < 0 || e > n)
+      p = segment_problem::end_out_of_range;
+    else if (e < b)
+      p = segment_problem::end_before_begin;
+    else if (s + 1 < num_segments && static_cast<long long>(begin[s + 1]) < e)
+      p = segment_problem::out_of_order;
+    if (p != segment_problem::none) {
+      atomicMax(error, encode_segment_error(s, p));
+      continue;
+    }
+    if (begins == nullptr || b == e) continue;
+    atomicOr(&begins[b / 32], 1u << (b % 32));
+    if (e < n) atomicOr(&ends[e / 32], 1u << (e % 32));
+  }
+}
+
+// --- the kernel -------------------------------------------------------------------------
+
+template <class T, class Heads, int BlockThreads, int ItemsPerThread, int V>
+struct segmented_scan_shared {
+  using pair = segmented_value<T>;
+  typename warp_exchange<T, ItemsPerThread, V>::storage exchange[BlockThreads / 32];
+  typename Heads::template storage<BlockThreads, ItemsPerThread> heads;
+  typename block_scan<pair, BlockThreads>::storage scan;
+  pair tile_prefix;
+  index_t tile;
+};
+
+// Exclusive: out[i] = init op (the items of i's segment before i); otherwise the items of
+// i's segment up to and including i. Descriptors hold inclusive pairs without init.
+template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, int V, bool Exclusive,
+          class Delay, int MinBlocksPerSM>
+__global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
+    segmented_scan_kernel(const T* in, T* out, index_t n, Heads source, T init, Op op,
+                          lookback::tile_state<segmented_value<T>> state, lookback::tile_counter counter,
+                          unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {
+  constexpr int N = ItemsPerThread;
+  static_assert(N >= 1 && N <= 32, "a thread's heads are one 32-bit mask");
+  constexpr index_t tile_items = static_cast<index_t>(BlockThreads) * N;
+  using pair = segmented_value<T>;
+  using pair_op = segmented_op<Op>;
+  using shared_t = segmented_scan_shared<T, Heads, BlockThreads, N, V>;
+  __shared__ shared_t shared;
+  const pair_op seg{op};
+
+  if (!source.ok()) return;  // uniform: every block returns, none waits on another
+  const int tid = static_cast<int>(threadIdx.x);
+  const int lane = lane_id();
+  const int warp = warp_id();
+  if (tid == 0) {
+    shared.tile = counter.claim();
+    prefetch_tile_l2(in, shared.tile, prefetch_tiles, tile_items * static_cast<index_t>(sizeof(T)),
+                     n * static_cast<index_t>(sizeof(T)));
+  }
+  __syncthreads();
+  const index_t tile = shared.tile;
+  const index_t tile_begin = tile * tile_items;
+  const long long tile_valid = n - tile_begin;
+  const index_t warp_begin = tile_begin + static_cast<index_t>(warp) * 32 * N;
+  const long long warp_valid = n - warp_begin;  // may be <= 0 in the last tile
+
+  T items[N];
+  load_vector_striped<32, V>(in + warp_begin, items, lane, warp_valid);
+  typename warp_exchange<T, N, V>::storage& exchange_storage = shared.exchange[warp];
+  warp_exchange<T, N, V> exchange(exchange_storage, lane);
+  exchange.striped_to_blocked(items, items);
+
+  thread_heads h = source.template load<BlockThreads, N, V>(shared.heads, tile_begin, tile_valid, n);
+  if (tile == 0 && tid == 0 && (h.heads & 1u) == 0) {  // item 0 always begins something
+    h.heads |= 1u;
+    if constexpr (Heads::has_gaps) h.gaps |= 1u;  // no segment begins there: a gap
+  }
+  if constexpr (!Heads::has_gaps) h.gaps = 0;
+
+  // The thread's own items, restarting at each head. The last head's kind goes into the
+  // thread's total.
+#pragma unroll
+  for (int i = 1; i < N; ++i)
+    if (!((h.heads >> i) & 1u)) items[i] = op(items[i - 1], items[i]);
+  const int last_head = h.heads ? 31 - __clz(h.heads) : -1;
+  const std::uint32_t last_kind =
+      last_head < 0 ? no_head : (((h.gaps >> last_head) & 1u) ? gap_head : segment_head);
+
+  block_scan<pair, BlockThreads> scan(shared.scan);
+  pair thread_prefix, aggregate;
+  const bool has_thread_prefix = scan.exclusive_prefix(pair{items[N - 1], last_kind}, seg, thread_prefix, aggregate);
+
+  // Does the tile's first item need what comes before the tile? (Thread 0, lane 0 of
+  // warp 0, holds it.)
+  if (warp == 0) {
+    const bool needs_prefix = !(shfl_idx(h.heads, 0) & 1u);
+    const bool leader = lane == 0;
+    if (aggregate.head != no_head) {
+      if (leader) {
+        delay(tile, lookback::tile_status::prefix);
+        state.publish(tile, lookback::tile_status::prefix, aggregate);
+      }
+    } else if (leader) {
+      delay(tile, lookback::tile_status::aggregate);
+      state.publish(tile, lookback::tile_status::aggregate, aggregate);
+    }
+    if (needs_prefix) {  // never tile 0: its first item is a head
+      const pair prefix = lookback::lookback_warp(state, tile, seg, backoff_ns);
+      if (leader) {
+        if (aggregate.head == no_head) {
+          delay(tile, lookback::tile_status::prefix);
+          state.publish(tile, lookback::tile_status::prefix, seg(prefix, aggregate));
+        }
+        shared.tile_prefix = prefix;
+      }
+    }
+  }
+  __syncthreads();
+
+  // What precedes the thread's first item: the tile's prefix (only read when the tile's
+  // first item is not a head, in which case warp 0 wrote it) and the thread's prefix.
+  // Thread 0 of tile 0 has neither, and its first item is a head.
+  pair seed{};
+  bool has_seed = false;
+  if (has_thread_prefix) {
+    seed = thread_prefix;
+    has_seed = true;
+  }
+  if (!has_seed || seed.head == no_head) {
+    // Reached only when everything before this thread in the tile has no head, so the
+    // tile's first item is not a head and tile_prefix was written (or this is thread 0 of
+    // a tile whose first item is a head: then items[0] is a head and the seed is unused).
+    if (tid == 0 ? !(h.heads & 1u) : true) {
+      seed = has_seed ? seg(shared.tile_prefix, seed) : shared.tile_prefix;
+      has_seed = true;
+    }
+  }
+
+  // Fold the seed into the items before the first head; for gap forms, work out which
+  // items are covered (the kind of the last head at or before each).
+  const int first_head = h.heads ? __ffs(h.heads) - 1 : N;
+  unsigned uncovered = 0;
+  std::uint32_t kind = has_seed ? seed.head : segment_head;
+  T previous = seed.value;  // the inclusive result before item i (exclusive scans)
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const bool head = (h.heads >> i) & 1u;
+    if constexpr (Heads::has_gaps) {
+      if (head) kind = ((h.gaps >> i) & 1u) ? gap_head : segment_head;
+      uncovered |= static_cast<unsigned>(kind == gap_head) << i;
+    }
+    if (i < first_head && has_seed) items[i] = op(seed.value, items[i]);
+    if constexpr (Exclusive) {
+      const T inclusive = items[i];
+      items[i] = head ? init : op(init, previous);
+      previous = inclusive;
+    }
+  }
+
+  bool tile_has_gaps = false;
+  if constexpr (Heads::has_gaps) tile_has_gaps = __syncthreads_or(uncovered != 0);
+  if (!tile_has_gaps) {
+    exchange.blocked_to_striped(items, items);
+    store_vector_striped<32, V>(out + warp_begin, items, lane, warp_valid);
+  } else {
+    // Rare: only tiles that hold items outside every segment. Each thread writes its own
+    // covered items.
+    T* mine = out + tile_begin + static_cast<index_t>(tid) * N;
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+      if (static_cast<long long>(tid) * N + i < tile_valid && !((uncovered >> i) & 1u)) mine[i] = items[i];
+  }
+}
+#endif
+
+}  // namespace onepass::detail

@@ -1,0 +1,331 @@
+// onepass/device/dispatch_segmented_scan.cuh — sizes the segmented scan's workspace,
+// checks the arguments and launches: one memset (tile counter, descriptors and, for the
+// offsets form, the error word and the two head bitmaps), for the offsets form one small
+// kernel that checks the offsets and marks the bitmaps, and one lookback kernel.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "onepass/agent/segmented_scan.cuh"
+#include "onepass/detail/launch.cuh"
+#include "onepass/tuning/segmented_scan_tuning.cuh"
+
+namespace onepass {
+
+// The segments of the offsets form: segment s is items [begin[s], end[s]). Segments are in
+// order and do not overlap (begin[s] <= end[s] <= begin[s + 1]); they may be empty and
+// need not cover the array. Offset: any integer type; begin and end in device memory.
+template <class Offset>
+struct segment_offsets {
+  const Offset* begin = nullptr;
+  const Offset* end = nullptr;
+  index_t count = 0;  // the number of segments
+};
+
+// Segments given as one array of count + 1 boundaries (CSR style): segment s is items
+// [offsets[s], offsets[s + 1]).
+template <class Offset>
+segment_offsets<Offset> csr_segments(const Offset* offsets, index_t count) {
+  return {offsets, offsets == nullptr ? nullptr : offsets + 1, count};
+}
+
+}  // namespace onepass
+
+namespace onepass::detail {
+
+template <class T, class Tuning = tuning::default_segmented_scan_tuning<T>>
+struct segmented_scan_plan {
+  static constexpr tuning::segmented_scan_tuning tuning = Tuning::value;
+  static constexpr index_t tile_items = tuning.tile_items();
+  static_assert(tuning.items_per_thread >= 1 && tuning.items_per_thread <= 32,
+                "tuning: a thread's heads are one 32-bit mask");
+  // Largest n whose tile count fits a one-dimensional grid.
+  static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
+
+  static constexpr index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
+  static constexpr std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
+  // Workspace layout: [tile counter (8 bytes), error word (8 bytes)][descriptors, padded
+  // to 16 bytes] and, for the offsets form, [begins bitmap][ends bitmap], each padded to
+  // 16 bytes. One memset clears it all.
+  static constexpr std::size_t counter_bytes = 16;
+  static constexpr std::size_t descriptor_bytes(index_t n) {
+    return round16(lookback::tile_state<segmented_value<T>>::bytes(num_tiles(n)));
+  }
+  static constexpr std::size_t bitmap_bytes(index_t n) {
+    return round16(static_cast<std::size_t>((n + 31) / 32) * sizeof(std::uint32_t));
+  }
+  static constexpr std::size_t workspace_bytes(index_t n) { return n <= 0 ? 0 : counter_bytes + descriptor_bytes(n); }
+  static constexpr std::size_t offsets_workspace_bytes(index_t n) {
+    return n <= 0 ? 0 : workspace_bytes(n) + 2 * bitmap_bytes(n);
+  }
+};
+
+template <class T, class Tuning>
+using segmented_scan_plan_for =
+    segmented_scan_plan<T, std::conditional_t<std::is_void_v<Tuning>, tuning::default_segmented_scan_tuning<T>, Tuning>>;
+
+// Two ranges of different types share no byte.
+template <class A, class B>
+void check_no_overlap(const A* a, index_t na, const B* b, index_t nb, const char* a_name, const char* b_name) {
+  if (na == 0 || nb == 0) return;
+  const auto x = reinterpret_cast<std::uintptr_t>(a);
+  const auto y = reinterpret_cast<std::uintptr_t>(b);
+  const auto xl = static_cast<std::uintptr_t>(na) * sizeof(A);
+  const auto yl = static_cast<std::uintptr_t>(nb) * sizeof(B);
+  if (x < y + yl && y < x + xl)
+    throw invalid_argument(a_name, std::string("overlaps '") + b_name + "', which the scan writes");
+}
+
+template <class T, class Tuning = void>
+void check_segmented_scan_args(const T* in, index_t n, T* out) {
+  static_assert(std::is_trivially_copyable_v<T>, "scanned values must be trivially copyable");
+  check_count(n);
+  if (n > segmented_scan_plan_for<T, Tuning>::max_items)
+    throw invalid_argument("n", "is " + std::to_string(n) + ", more than the " +
+                                    std::to_string(segmented_scan_plan_for<T, Tuning>::max_items) +
+                                    " items one segmented scan supports");
+  check_pointer(in, n, "in");
+  check_pointer(out, n, "out");
+  check_no_partial_overlap(in, out, n, "in", "out");
+}
+
+template <class T>
+void check_segmented_scan_memory(const T* in, index_t n, T* out) {
+  check_device_accessible(in, n, "in");
+  check_device_accessible(out, n, "out");
+}
+
+// The head source's own input: checked on the host, then its memory.
+template <class T, class Flag>
+void check_heads(const flag_heads<Flag>& h, index_t n, const T* out) {
+  check_pointer(h.flags, n, "head_flags");
+  check_no_overlap(h.flags, n, out, n, "head_flags", "out");
+}
+template <class T, class Key, class Eq>
+void check_heads(const key_heads<Key, Eq>& h, index_t n, const T* out) {
+  check_pointer(h.keys, n, "keys");
+  check_no_overlap(h.keys, n, out, n, "keys", "out");
+}
+template <class Flag>
+void check_heads_memory(const flag_heads<Flag>& h, index_t n) {
+  check_device_accessible(h.flags, n, "head_flags");
+}
+template <class Key, class Eq>
+void check_heads_memory(const key_heads<Key, Eq>& h, index_t n) {
+  check_device_accessible(h.keys, n, "keys");
+}
+// 128-bit loads of the heads' own input: flags check per thread on the device; keys move
+// with the values, so the keys must be aligned too.
+template <class Flag>
+bool heads_vector_aligned(const flag_heads<Flag>&) {
+  return true;
+}
+template <class Key, class Eq>
+bool heads_vector_aligned(const key_heads<Key, Eq>& h) {
+  return is_vector_aligned(h.keys);
+}
+inline bool heads_vector_aligned(const bitmap_heads&) { return true; }
+
+template <class Offset>
+void check_segment_offsets_args(const segment_offsets<Offset>& segments) {
+  static_assert(std::is_integral_v<Offset>, "segment offsets must be integers");
+  check_count(segments.count, "segments.count");
+  check_pointer(segments.begin, segments.count, "segments.begin");
+  check_pointer(segments.end, segments.count, "segments.end");
+}
+template <class Offset>
+void check_segment_offsets_memory(const segment_offsets<Offset>& segments) {
+  check_device_accessible(segments.begin, segments.count, "segments.begin");
+  check_device_accessible(segments.end, segments.count, "segments.end");
+}
+
+// The launch alone, for callers that have checked the arguments (requires n > 0, the
+// workspace cleared as the plan says when the source is the offsets form's bitmaps).
+template <bool Exclusive, class Tuning = void, class T, class Heads, class Op, class Delay = no_delay>
+void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T init, Op op, const workspace& ws,
+                           cudaStream_t stream, bool workspace_cleared = false, Delay delay = {}) {
+  using plan = segmented_scan_plan_for<T, Tuning>;
+  constexpr int threads = plan::tuning.block_threads;
+  constexpr int items = plan::tuning.items_per_thread;
+  constexpr int min_blocks = plan::tuning.min_blocks_per_sm;
+  constexpr int V = items % vector_width<T> == 0 ? vector_width<T> : 1;
+  auto* base = static_cast<unsigned char*>(ws.data);
+  if (!workspace_cleared) ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
+  lookback::tile_counter counter(base);
+  lookback::tile_state<segmented_value<T>> state(base + plan::counter_bytes);
+  const dim3 grid(static_cast<unsigned>(plan::num_tiles(n)));
+  const index_t prefetch_tiles = l2_prefetch_tiles(
+      plan::tile_items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
+      plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), is_vector_aligned(in));
+  // 128-bit accesses need the values (and keys) 16-byte aligned; otherwise coalesced scalars.
+  const bool aligned = is_vector_aligned(in) && is_vector_aligned(out) && heads_vector_aligned(heads);
+  if (aligned) {
+    launch(segmented_scan_kernel<T, Heads, Op, threads, items, V, Exclusive, Delay, min_blocks>, grid, threads, 0,
+           stream, in, out, n, heads, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
+           prefetch_tiles);
+  } else {
+    launch(segmented_scan_kernel<T, Heads, Op, threads, items, 1, Exclusive, Delay, min_blocks>, grid, threads, 0,
+           stream, in, out, n, heads, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
+           prefetch_tiles);
+  }
+}
+
+// Head flags and scan by key: checks everything, then launches.
+template <bool Exclusive, class Tuning = void, class T, class Heads, class Op, class Delay = no_delay>
+void segmented_scan_dispatch(const T* in, index_t n, T* out, const Heads& heads, T init, Op op, const workspace& ws,
+                             cudaStream_t stream, Delay delay = {}) {
+  check_segmented_scan_args<T, Tuning>(in, n, out);
+  check_heads(heads, n, out);
+  check_workspace(ws, segmented_scan_plan_for<T, Tuning>::workspace_bytes(n));
+  check_segmented_scan_memory(in, n, out);
+  check_heads_memory(heads, n);
+  if (n == 0) return;
+  segmented_scan_launch<Exclusive, Tuning>(in, n, out, heads, init, op, ws, stream, false, delay);
+}
+
+template <bool Exclusive, class T, class Heads, class Op>
+void segmented_scan_allocating(const T* in, index_t n, T* out, const Heads& heads, T init, Op op,
+                               cudaStream_t stream) {
+  // Every check before the allocation: bad input allocates nothing and writes nothing.
+  check_segmented_scan_args(in, n, out);
+  check_heads(heads, n, out);
+  check_segmented_scan_memory(in, n, out);
+  check_heads_memory(heads, n);
+  if (n == 0) return;
+  workspace ws{nullptr, segmented_scan_plan<T>::workspace_bytes(n)};
+  ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
+  try {
+    segmented_scan_launch<Exclusive>(in, n, out, heads, init, op, ws, stream);
+  } catch (...) {
+    (void)cudaFreeAsync(ws.data, stream);
+    throw;
+  }
+  ONEPASS_CUDA_TRY(cudaFreeAsync(ws.data, stream));
+}
+
+// --- the offsets form ---------------------------------------------------------------------
+
+template <class Offset>
+void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
+                          std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
+  if (segments.count == 0) return;
+  constexpr int threads = 256;
+  const index_t wanted = (segments.count + threads - 1) / threads;
+  const index_t cap = static_cast<index_t>(multiprocessor_count()) * 8;
+  const dim3 grid(static_cast<unsigned>(wanted < cap ? wanted : cap));
+  launch(mark_segments_kernel<Offset>, grid, threads, 0, stream, segments.begin, segments.end, segments.count, n,
+         begins, ends, error);
+}
+
+// Turns the error word into the exception a caller reads: the first bad segment, what is
+// wrong with it, and the offsets involved (read back from the device).
+template <class Offset>
+[[noreturn]] void throw_segment_error(const segment_offsets<Offset>& segments, index_t n,
+                                      unsigned long long encoded) {
+  const unsigned long long x = ~encoded;
+  const auto s = static_cast<index_t>(x >> 8);
+  const auto problem = static_cast<segment_problem>(x & 0xff);
+  Offset b{}, e{}, next{};
+  ONEPASS_CUDA_TRY(cudaMemcpy(&b, segments.begin + s, sizeof(Offset), cudaMemcpyDefault));
+  ONEPASS_CUDA_TRY(cudaMemcpy(&e, segments.end + s, sizeof(Offset), cudaMemcpyDefault));
+  const std::string at = "[" + std::to_string(s) + "]";
+  switch (problem) {
+    case segment_problem::begin_out_of_range:
+      throw invalid_argument("segments.begin", at + " is " + std::to_string(b) + ", outside [0, n = " +
+                                                   std::to_string(n) + "]");
+    case segment_problem::end_out_of_range:
+      throw invalid_argument("segments.end", at + " is " + std::to_string(e) + ", outside [0, n = " +
+                                                 std::to_string(n) + "]");
+    case segment_problem::end_before_begin:
+      throw invalid_argument("segments.end", at + " is " + std::to_string(e) + ", less than segments.begin" + at +
+                                                 " = " + std::to_string(b));
+    default:
+      ONEPASS_CUDA_TRY(cudaMemcpy(&next, segments.begin + s + 1, sizeof(Offset), cudaMemcpyDefault));
+      throw invalid_argument("segments.begin", "[" + std::to_string(s + 1) + "] is " + std::to_string(next) +
+                                                   ", less than segments.end" + at + " = " + std::to_string(e) +
+                                                   ": segments must be in order and must not overlap");
+  }
+}
+
+// Synchronous check of the offsets (a small kernel, then a wait on `stream`).
+template <class Offset>
+void check_segment_offsets_sync(const segment_offsets<Offset>& segments, index_t n, cudaStream_t stream) {
+  check_count(n);
+  check_segment_offsets_args(segments);
+  check_segment_offsets_memory(segments);
+  if (segments.count == 0) return;
+  unsigned long long* error = nullptr;
+  ONEPASS_CUDA_TRY(cudaMallocAsync(&error, sizeof(unsigned long long), stream));
+  unsigned long long found = 0;
+  try {
+    ONEPASS_CUDA_TRY(cudaMemsetAsync(error, 0, sizeof(unsigned long long), stream));
+    launch_mark_segments(segments, n, nullptr, nullptr, error, stream);
+    ONEPASS_CUDA_TRY(cudaMemcpyAsync(&found, error, sizeof(found), cudaMemcpyDeviceToHost, stream));
+    ONEPASS_CUDA_TRY(cudaStreamSynchronize(stream));
+  } catch (...) {
+    (void)cudaFreeAsync(error, stream);
+    throw;
+  }
+  ONEPASS_CUDA_TRY(cudaFreeAsync(error, stream));
+  if (found != 0) throw_segment_error(segments, n, found);
+}
+
+// The offsets form's launch: clear the workspace, mark (and check) the segments, scan.
+// Bad offsets found on the device make the scan write nothing.
+template <bool Exclusive, class Tuning = void, class T, class Offset, class Op, class Delay = no_delay>
+void segmented_scan_offsets_launch(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, T init,
+                                   Op op, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
+  using plan = segmented_scan_plan_for<T, Tuning>;
+  if (segments.count == 0) return;  // no segment: nothing is written
+  auto* base = static_cast<unsigned char*>(ws.data);
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::offsets_workspace_bytes(n), stream));
+  auto* error = reinterpret_cast<unsigned long long*>(base + 8);
+  auto* begins = reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n));
+  auto* ends = reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n) + plan::bitmap_bytes(n));
+  launch_mark_segments(segments, n, begins, ends, error, stream);
+  segmented_scan_launch<Exclusive, Tuning>(in, n, out, bitmap_heads{begins, ends, error}, init, op, ws, stream,
+                                           true, delay);
+}
+
+template <class T, class Offset>
+void check_segmented_scan_offsets(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments) {
+  check_segmented_scan_args(in, n, out);
+  check_segment_offsets_args(segments);
+}
+
+template <bool Exclusive, class Tuning = void, class T, class Offset, class Op, class Delay = no_delay>
+void segmented_scan_offsets_dispatch(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, T init,
+                                     Op op, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
+  check_segmented_scan_offsets(in, n, out, segments);
+  check_workspace(ws, segmented_scan_plan_for<T, Tuning>::offsets_workspace_bytes(n));
+  check_segmented_scan_memory(in, n, out);
+  check_segment_offsets_memory(segments);
+  if (n == 0) return;
+  segmented_scan_offsets_launch<Exclusive, Tuning>(in, n, out, segments, init, op, ws, stream, delay);
+}
+
+// Simple style: the offsets are checked first, synchronously, so bad ones throw before
+// anything is written; then the same as the workspace style.
+template <bool Exclusive, class T, class Offset, class Op>
+void segmented_scan_offsets_allocating(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments,
+                                       T init, Op op, cudaStream_t stream) {
+  check_segmented_scan_offsets(in, n, out, segments);
+  check_segmented_scan_memory(in, n, out);
+  check_segment_offsets_sync(segments, n, stream);
+  if (n == 0 || segments.count == 0) return;
+  workspace ws{nullptr, segmented_scan_plan<T>::offsets_workspace_bytes(n)};
+  ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
+  try {
+    segmented_scan_offsets_launch<Exclusive>(in, n, out, segments, init, op, ws, stream);
+  } catch (...) {
+    (void)cudaFreeAsync(ws.data, stream);
+    throw;
+  }
+  ONEPASS_CUDA_TRY(cudaFreeAsync(ws.data, stream));
+}
+
+}  // namespace onepass::detail

@@ -1,0 +1,62 @@
+// onepass/ladder/segmented_scan/production.cuh — the production segmented scan
+// (onepass::segmented_inclusive_scan / segmented_exclusive_scan and inclusive_scan_by_key
+// / exclusive_scan_by_key, workspace style) as the ladder's top rung, id "onepass".
+//
+// Each form calls the public API, which checks its arguments itself; the offsets form
+// first checks the registry's own names for the CSR boundaries (offsets, num_segments).
+#pragma once
+
+#include <algorithm>
+
+#include "onepass/ladder/segmented_scan/common.cuh"
+#include "onepass/segmented_scan.cuh"
+
+namespace onepass::ladder {
+
+struct segmented_scan_production {
+  static constexpr const char* id = "onepass";
+  static constexpr const char* summary =
+      "production: one pass, decoupled lookback on (value, head) pairs; a tile holding a head never looks back";
+  static constexpr bool has_flags = true, has_offsets = true, has_by_key = true;
+
+  // The offsets form needs the most (its head bitmaps); one size serves all three.
+  template <class T, class Key = int, class Op = plus>
+  static std::size_t workspace_bytes(index_t n) {
+    return std::max(onepass::segmented_scan_workspace_bytes<T>(n),
+                    onepass::segmented_scan_workspace_bytes<T>(n, segment_offsets<long long>{}));
+  }
+
+  template <class T, class Flag, class Op>
+  static void run_flags(const T* in, const Flag* head_flags, index_t n, T* out, scan_kind kind, T init, Op op,
+                        workspace ws, cudaStream_t stream) {
+    if (kind == scan_kind::inclusive) {
+      onepass::segmented_inclusive_scan(in, head_flags, n, out, op, ws, stream);
+    } else {
+      onepass::segmented_exclusive_scan(in, head_flags, n, out, init, op, ws, stream);
+    }
+  }
+
+  template <class T, class Offset, class Op>
+  static void run_offsets(const T* in, index_t n, const Offset* offsets, index_t num_segments, T* out,
+                          scan_kind kind, T init, Op op, workspace ws, cudaStream_t stream) {
+    detail::check_csr_offsets(offsets, num_segments);
+    const segment_offsets<Offset> segments = csr_segments(offsets, num_segments);
+    if (kind == scan_kind::inclusive) {
+      onepass::segmented_inclusive_scan(in, n, segments, out, op, ws, stream);
+    } else {
+      onepass::segmented_exclusive_scan(in, n, segments, out, init, op, ws, stream);
+    }
+  }
+
+  template <class Key, class T, class Op, class Eq>
+  static void run_by_key(const Key* keys, const T* in, index_t n, T* out, scan_kind kind, T init, Op op, Eq eq,
+                         workspace ws, cudaStream_t stream) {
+    if (kind == scan_kind::inclusive) {
+      onepass::inclusive_scan_by_key(keys, in, n, out, op, eq, ws, stream);
+    } else {
+      onepass::exclusive_scan_by_key(keys, in, n, out, init, op, eq, ws, stream);
+    }
+  }
+};
+
+}  // namespace onepass::ladder

@@ -1,0 +1,106 @@
+// onepass/ladder/segmented_scan/registry.cuh — every segmented-scan variant by name, in
+// ladder order.
+//
+// What tests and onepass-bench iterate over: a variant added to `segmented_scan_ladder` is
+// automatically tested and benchmarked. Entries are typed by value, key and operator;
+// each has the forms its variant has (the others are nullptr): head flags (one byte per
+// item), CSR offsets (count + 1 boundaries) and by key (onepass::equal_to).
+//
+//   using namespace onepass::ladder;
+//   for (const auto& v : segmented_scan_registry<float, int, onepass::plus>())
+//     if (v.run_by_key) v.run_by_key(keys, in, n, out, scan_kind::inclusive, 0.f, {}, ws, stream);
+//   // ws: v.workspace_bytes(n) bytes, enough for every form of v
+//   if (const auto* v = find_segmented_scan<float, int, onepass::plus>("warp_head_flags")) ...
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "onepass/ladder/segmented_scan/common.cuh"
+#include "onepass/ladder/segmented_scan/cub.cuh"
+#include "onepass/ladder/segmented_scan/production.cuh"
+#include "onepass/ladder/segmented_scan/warp_head_flags.cuh"
+
+namespace onepass::ladder {
+
+// The ladder, slowest idea first; the production path and the peer last.
+using segmented_scan_ladder = variant_list<warp_head_flags, segmented_scan_production, cub_scan_by_key>;
+
+// What is known of a variant without choosing a type: its forms.
+struct segmented_scan_variant_info {
+  const char* id;
+  const char* summary;
+  bool head_flags;  // has run_flags
+  bool offsets;     // has run_offsets
+  bool by_key;      // has run_by_key
+};
+
+// Each function checks its arguments (throws onepass::invalid_argument naming the
+// argument) before enqueuing anything, as the production API does.
+template <class T, class Key, class Op>
+struct segmented_scan_entry : segmented_scan_variant_info {
+  std::size_t (*workspace_bytes)(index_t n);  // enough for every form the variant has
+  // each nullptr unless the matching flag is true; each checks its arguments first
+  void (*run_flags)(const T* in, const std::uint8_t* head_flags, index_t n, T* out, scan_kind kind, T init, Op op,
+                    workspace ws, cudaStream_t stream);
+  void (*run_offsets)(const T* in, index_t n, const long long* offsets /* count + 1 CSR boundaries */,
+                      index_t num_segments, T* out, scan_kind kind, T init, Op op, workspace ws,
+                      cudaStream_t stream);
+  void (*run_by_key)(const Key* keys, const T* in, index_t n, T* out, scan_kind kind, T init, Op op, workspace ws,
+                     cudaStream_t stream);
+};
+
+namespace detail {
+template <class V>
+constexpr segmented_scan_variant_info segmented_scan_info_of() {
+  return {V::id, V::summary, V::has_flags, V::has_offsets, V::has_by_key};
+}
+template <class... Vs>
+std::vector<segmented_scan_variant_info> segmented_scan_infos(variant_list<Vs...>) {
+  return {segmented_scan_info_of<Vs>()...};
+}
+
+template <class V, class T, class Key, class Op>
+void by_key_with_equal_to(const Key* keys, const T* in, index_t n, T* out, scan_kind kind, T init, Op op,
+                          workspace ws, cudaStream_t stream) {
+  V::run_by_key(keys, in, n, out, kind, init, op, equal_to{}, ws, stream);
+}
+
+// The entry of V: the forms it has, nullptr for the others.
+template <class V, class T, class Key, class Op>
+segmented_scan_entry<T, Key, Op> segmented_scan_entry_of() {
+  segmented_scan_entry<T, Key, Op> e{segmented_scan_info_of<V>(), &V::template workspace_bytes<T, Key, Op>, nullptr,
+                                     nullptr, nullptr};
+  if constexpr (V::has_flags) e.run_flags = &V::template run_flags<T, std::uint8_t, Op>;
+  if constexpr (V::has_offsets) e.run_offsets = &V::template run_offsets<T, long long, Op>;
+  if constexpr (V::has_by_key) e.run_by_key = &by_key_with_equal_to<V, T, Key, Op>;
+  return e;
+}
+template <class T, class Key, class Op, class... Vs>
+std::vector<segmented_scan_entry<T, Key, Op>> segmented_scan_entries(variant_list<Vs...>) {
+  return {segmented_scan_entry_of<Vs, T, Key, Op>()...};
+}
+}  // namespace detail
+
+// The variants in ladder order.
+inline std::vector<segmented_scan_variant_info> segmented_scan_variants() {
+  return detail::segmented_scan_infos(segmented_scan_ladder{});
+}
+
+template <class T, class Key, class Op>
+const std::vector<segmented_scan_entry<T, Key, Op>>& segmented_scan_registry() {
+  static const std::vector<segmented_scan_entry<T, Key, Op>> all =
+      detail::segmented_scan_entries<T, Key, Op>(segmented_scan_ladder{});
+  return all;
+}
+
+// The entry of that id, or nullptr when no variant has it (segmented_scan_variants() lists them).
+template <class T, class Key, class Op>
+const segmented_scan_entry<T, Key, Op>* find_segmented_scan(std::string_view id) {
+  for (const auto& e : segmented_scan_registry<T, Key, Op>())
+    if (id == e.id) return &e;
+  return nullptr;
+}
+
+}  // namespace onepass::ladder

@@ -1,0 +1,43 @@
+// onepass/tuning/segmented_scan_tuning.cuh — tile shapes of the production segmented
+// scan (head flags, segment offsets, scan by key), as data.
+//
+// One tile per block. items_per_thread is at most 32 (a thread's head flags travel as
+// one 32-bit mask) and a multiple of the 128-bit vector width of the values. The rows
+// start from the one-tile-per-block shapes of the plain scan (docs/perf/scan.md); what
+// was measured for the segmented scan is in docs/perf/segmented_scan.md.
+#pragma once
+
+#include <cstddef>
+
+namespace onepass::tuning {
+
+struct segmented_scan_tuning {
+  int block_threads;
+  int items_per_thread;
+  unsigned lookback_backoff_ns;  // first pause between polls of a not-ready tile; 0 = spin
+  int min_blocks_per_sm = 0;     // __launch_bounds__' second argument; 0 = the compiler's choice
+  // How far ahead of its own tile a block asks L2 to prefetch the values (whole tiles; 0 =
+  // none), for 16-byte aligned values of at least l2_prefetch_min_input_bytes (as the
+  // scan's tuning).
+  long long l2_prefetch_bytes = 0;
+  long long l2_prefetch_min_input_bytes = 0;
+  constexpr int tile_items() const { return block_threads * items_per_thread; }
+};
+
+inline constexpr long long segmented_scan_l2_prefetch_bytes = 2ll << 20;
+inline constexpr long long segmented_scan_l2_prefetch_min_input_bytes = 128ll << 20;
+
+constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t element_bytes) {
+  if (element_bytes <= 4)
+    return {256, 16, 32, 4, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes};
+  if (element_bytes <= 8)
+    return {256, 8, 32, 4, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes};
+  return {128, 4, 32, 0};
+}
+
+template <class T>
+struct default_segmented_scan_tuning {
+  static constexpr segmented_scan_tuning value = segmented_scan_tuning_for_size(sizeof(T));
+};
+
+}  // namespace onepass::tuning

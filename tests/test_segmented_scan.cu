@@ -1,0 +1,439 @@
+// The production segmented scan through its public API: head flags (uint8 and bool), segment
+// offsets (CSR and begin/end with gaps, empty segments), scan by key; inclusive and
+// exclusive; sum, max and a non-commutative operator; six arithmetic types; every segment
+// length distribution; sizes 0, 1, the warp and tile edges, random sizes and 2^24 + 3;
+// the 128-bit and the scalar path; in place; both call styles, a non-default stream,
+// CUDA-graph capture; bad offsets (nothing written, a clear error); stalled tiles that the
+// lookback must wait for. Every result is compared exactly with the CPU reference, with
+// the output poisoned before the call.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "onepass/segmented_scan.cuh"
+#include "support/segmented_scan_reference.hpp"
+#include "support/test_support.cuh"
+
+namespace onepass::test {
+namespace {
+
+// 0, 1, the warp edges, the tile edges, a few tiles, random sizes, and one large size.
+template <class T>
+std::vector<long long> segmented_sizes() {
+  const long long tile = onepass::detail::segmented_scan_plan<T>::tile_items;
+  std::vector<long long> sizes = {0, 1, 31, 32, 33, tile - 1, tile, tile + 1, 5 * tile + 7, (1ll << 24) + 3};
+  std::mt19937_64 rng(17);
+  for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 200000));
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
+              sizes.end());
+  return sizes;
+}
+
+// The big size runs for a few distributions only (time); the rest see every other size.
+bool worth_running(long long n, segment_distribution d) {
+  return n < (1ll << 24) || d == segment_distribution::power_law || d == segment_distribution::all_1;
+}
+
+template <class T>
+void expect_equal(const std::vector<T>& want, const std::vector<T>& got, const std::string& what) {
+  ASSERT_EQ(want.size(), got.size()) << what;
+  const std::string diff = first_difference(want, got);
+  EXPECT_TRUE(diff.empty()) << what << ": " << diff;
+}
+
+template <class T>
+std::string label(const char* form, long long n, segment_distribution d, kind k) {
+  return std::string(form) + " " + type_name<T>() + " n=" + std::to_string(n) + " " + distribution_name(d) + " " +
+         kind_name(k);
+}
+
+// Runs the three forms (flags, CSR offsets, keys) on one input, simple style, and checks
+// each against the reference.
+template <class T, class Op>
+void check_all_forms(long long n, segment_distribution d, kind k, T init, Op op, std::uint64_t seed) {
+  const auto values = random_vector<T>(n, seed);
+  const auto offsets = csr_offsets(segment_lengths(d, n, seed + 1));
+  const auto flags = head_flags_of(offsets, n);
+  const auto keys = keys_of<int>(offsets, n, seed + 2);
+  const auto want = reference_segmented_scan(values, flags, k, init, op);
+  const bool exclusive = k == kind::exclusive;
+  const index_t segments = static_cast<index_t>(offsets.size()) - 1;
+
+  device_buffer<T> in(values), out(n);
+  device_buffer<std::uint8_t> d_flags(flags);
+  device_buffer<long long> d_offsets(offsets);
+  device_buffer<int> d_keys(keys);
+
+  if (exclusive) {
+    segmented_exclusive_scan(in.get(), d_flags.get(), n, out.get(), init, op);
+  } else {
+    segmented_inclusive_scan(in.get(), d_flags.get(), n, out.get(), op);
+  }
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(want, out.download(), label<T>("flags", n, d, k));
+
+  out.poison();
+  const auto csr = csr_segments(d_offsets.get(), segments);
+  if (exclusive) {
+    segmented_exclusive_scan(in.get(), n, csr, out.get(), init, op);
+  } else {
+    segmented_inclusive_scan(in.get(), n, csr, out.get(), op);
+  }
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(want, out.download(), label<T>("offsets", n, d, k));
+
+  out.poison();
+  if (exclusive) {
+    exclusive_scan_by_key(d_keys.get(), in.get(), n, out.get(), init, op);
+  } else {
+    inclusive_scan_by_key(d_keys.get(), in.get(), n, out.get(), op);
+  }
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(want, out.download(), label<T>("keys", n, d, k));
+}
+
+template <class T>
+class SegmentedScanPublic : public ::testing::Test {};
+using SegmentedScanTypes = ::testing::Types<std::int32_t, std::uint32_t, long long, unsigned long long, float, double>;
+TYPED_TEST_SUITE(SegmentedScanPublic, SegmentedScanTypes);
+
+TYPED_TEST(SegmentedScanPublic, EveryFormDistributionAndSizeAgainstTheReference) {
+  ONEPASS_REQUIRE_GPU();
+  using T = TypeParam;
+  std::uint64_t seed = 100;
+  for (long long n : segmented_sizes<T>())
+    for (segment_distribution d : all_distributions()) {
+      if (!worth_running(n, d)) continue;
+      check_all_forms<T>(n, d, kind::inclusive, T{}, plus{}, ++seed);
+      check_all_forms<T>(n, d, kind::exclusive, static_cast<T>(3), plus{}, ++seed);
+    }
+}
+
+TYPED_TEST(SegmentedScanPublic, MaximumInclusiveAndExclusive) {
+  ONEPASS_REQUIRE_GPU();
+  using T = TypeParam;
+  const long long n = std::min<long long>(300007, max_test_items());
+  check_all_forms<T>(n, segment_distribution::uniform_1_1000, kind::inclusive, T{}, maximum{}, 7);
+  check_all_forms<T>(n, segment_distribution::with_empty, kind::exclusive, std::numeric_limits<T>::lowest(),
+                     maximum{}, 8);
+}
+
+// The order of operands matters: composition of affine maps is not commutative.
+TEST(SegmentedScan, NonCommutativeOperator) {
+  ONEPASS_REQUIRE_GPU();
+  for (long long n : segmented_sizes<affine>()) {
+    if (n > (1 << 22)) continue;
+    for (segment_distribution d : all_distributions()) {
+      check_all_forms<affine>(n, d, kind::inclusive, affine{1, 0}, compose{}, 300 + n);
+      check_all_forms<affine>(n, d, kind::exclusive, affine{3, 5}, compose{}, 400 + n);
+    }
+  }
+}
+
+// The exercise from the material: [1,2,3 | 4,5 | 6] -> [1,3,6, 4,9, 6].
+TEST(SegmentedScan, TheExerciseFromTheMaterial) {
+  ONEPASS_REQUIRE_GPU();
+  device_buffer<int> in(std::vector<int>{1, 2, 3, 4, 5, 6}), out(6);
+  device_buffer<std::uint8_t> flags(std::vector<std::uint8_t>{1, 0, 0, 1, 0, 1});
+  segmented_inclusive_scan(in.get(), flags.get(), 6, out.get());
+  EXPECT_EQ(out.download(), (std::vector<int>{1, 3, 6, 4, 9, 6}));
+  out.poison();
+  segmented_exclusive_scan(in.get(), flags.get(), 6, out.get(), 0);
+  EXPECT_EQ(out.download(), (std::vector<int>{0, 1, 3, 0, 4, 0}));
+}
+
+// bool and int flags; item 0 begins a segment whatever its flag says.
+TEST(SegmentedScan, OtherFlagTypesAndAnUnsetFirstFlag) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min<long long>(100003, max_test_items());
+  const auto values = random_vector<int>(n, 5);
+  auto flags8 = head_flags_of(csr_offsets(segment_lengths(segment_distribution::all_32, n, 6)), n);
+  flags8[0] = 0;
+  const auto want = reference_segmented_scan(values, flags8, kind::inclusive, 0, plus{});
+  std::vector<char> as_bool_bytes(flags8.begin(), flags8.end());
+  std::vector<int> as_int(flags8.begin(), flags8.end());
+  for (auto& f : as_int) f *= -7;  // any nonzero value is a head
+  device_buffer<int> in(values), out(n);
+  device_buffer<std::uint8_t> f8(flags8);
+  device_buffer<int> fi(as_int);
+  device_buffer<bool> fb(n);
+  {
+    std::vector<char> bytes(as_bool_bytes);
+    ONEPASS_CHECK_CUDA(cudaMemcpy(fb.get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice));
+  }
+  segmented_inclusive_scan(in.get(), f8.get(), n, out.get());
+  expect_equal(want, out.download(), "uint8 flags");
+  out.poison();
+  segmented_inclusive_scan(in.get(), fb.get(), n, out.get());
+  expect_equal(want, out.download(), "bool flags");
+  out.poison();
+  segmented_inclusive_scan(in.get(), fi.get(), n, out.get());
+  expect_equal(want, out.download(), "int flags");
+}
+
+// begin/end offsets with gaps before, between and after the segments, empty segments:
+// items in no segment keep what out held.
+template <class T>
+void check_gaps(long long n, segment_distribution d, kind k, std::uint64_t seed) {
+  const auto values = random_vector<T>(n, seed);
+  const auto ranges = with_gaps(csr_offsets(segment_lengths(d, n, seed + 1)), seed + 2);
+  std::vector<T> want(static_cast<std::size_t>(n));
+  std::memset(want.data(), 0xA5, want.size() * sizeof(T));  // the poison of out
+  reference_segmented_scan(values, ranges.begin, ranges.end, k, T{2}, plus{}, want);
+  device_buffer<T> in(values), out(n);
+  device_buffer<long long> b(ranges.begin), e(ranges.end);
+  const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size())};
+  if (k == kind::exclusive) {
+    segmented_exclusive_scan(in.get(), n, segs, out.get(), T{2});
+  } else {
+    segmented_inclusive_scan(in.get(), n, segs, out.get());
+  }
+  expect_equal(want, out.download(), label<T>("gaps", n, d, k));
+}
+
+TEST(SegmentedScan, OffsetsWithGapsLeaveUncoveredItemsAlone) {
+  ONEPASS_REQUIRE_GPU();
+  std::uint64_t seed = 900;
+  for (long long n : segmented_sizes<int>()) {
+    if (n > (1 << 22)) continue;
+    for (segment_distribution d : all_distributions()) {
+      check_gaps<int>(n, d, kind::inclusive, ++seed);
+      check_gaps<double>(n, d, kind::exclusive, ++seed);
+    }
+  }
+}
+
+// 32-bit unsigned offsets, and no segment at all (nothing written).
+TEST(SegmentedScan, OffsetTypesAndNoSegments) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min<long long>(77777, max_test_items());
+  const auto values = random_vector<float>(n, 11);
+  const auto offsets = csr_offsets(segment_lengths(segment_distribution::uniform_1_1000, n, 12));
+  const auto want = reference_segmented_scan(values, head_flags_of(offsets, n), kind::inclusive, 0.f, plus{});
+  device_buffer<float> in(values), out(n);
+  device_buffer<unsigned> d_off(std::vector<unsigned>(offsets.begin(), offsets.end()));
+  segmented_inclusive_scan(in.get(), n, csr_segments(d_off.get(), static_cast<index_t>(offsets.size()) - 1),
+                           out.get());
+  expect_equal(want, out.download(), "uint32 offsets");
+  out.poison();
+  segmented_inclusive_scan(in.get(), n, csr_segments(d_off.get(), 0), out.get());
+  EXPECT_EQ(first_written(out.download()), "");
+}
+
+// Misaligned values and keys take the scalar path.
+TEST(SegmentedScan, UnalignedPointersTakeTheScalarPath) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min<long long>(200001, max_test_items());
+  const auto values = random_vector<int>(n + 1, 21);
+  const auto offsets = csr_offsets(segment_lengths(segment_distribution::power_law, n, 22));
+  const auto keys = keys_of<long long>(offsets, n, 23);
+  std::vector<int> body(values.begin() + 1, values.end());
+  const auto want = reference_segmented_scan(body, head_flags_of(offsets, n), kind::inclusive, 0, plus{});
+  device_buffer<int> in(values), out(n + 1);
+  std::vector<long long> keys_shifted(keys.size() + 1, 0);
+  std::copy(keys.begin(), keys.end(), keys_shifted.begin() + 1);
+  device_buffer<long long> d_keys(keys_shifted);
+  inclusive_scan_by_key(d_keys.get() + 1, in.get() + 1, n, out.get() + 1);
+  auto got = out.download();
+  got.erase(got.begin());
+  expect_equal(want, got, "unaligned by key");
+}
+
+TEST(SegmentedScan, InPlace) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min<long long>((1 << 20) + 9, max_test_items());
+  const auto values = random_vector<long long>(n, 31);
+  const auto offsets = csr_offsets(segment_lengths(segment_distribution::uniform_1_1000, n, 32));
+  const auto flags = head_flags_of(offsets, n);
+  device_buffer<long long> data(values);
+  device_buffer<std::uint8_t> d_flags(flags);
+  segmented_exclusive_scan(data.get(), d_flags.get(), n, data.get(), 1ll);
+  expect_equal(reference_segmented_scan(values, flags, kind::exclusive, 1ll, plus{}), data.download(), "in place");
+}
+
+// A custom key equality: keys equal when they agree modulo 10.
+struct same_last_digit {
+  ONEPASS_HD bool operator()(int a, int b) const { return (a % 10 + 10) % 10 == (b % 10 + 10) % 10; }
+};
+
+TEST(SegmentedScan, ByKeyWithACustomEquality) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min<long long>(123457, max_test_items());
+  std::mt19937_64 rng(41);
+  std::vector<int> keys(static_cast<std::size_t>(n));
+  for (auto& k : keys) k = static_cast<int>(rng() % 4) * 10 + static_cast<int>(rng() % 2);  // last digit 0 or 1
+  std::vector<std::uint8_t> heads(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) heads[i] = i == 0 || !same_last_digit{}(keys[i - 1], keys[i]);
+  const auto values = random_vector<unsigned>(n, 42);
+  device_buffer<int> d_keys(keys);
+  device_buffer<unsigned> in(values), out(n);
+  inclusive_scan_by_key(d_keys.get(), in.get(), n, out.get(), plus{}, same_last_digit{});
+  expect_equal(reference_segmented_scan(values, heads, kind::inclusive, 0u, plus{}), out.download(), "custom eq");
+}
+
+TEST(SegmentedScan, WorkspaceStyleOnAStreamAndInAGraph) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min<long long>(1000003, max_test_items());
+  const auto values = random_vector<int>(n, 51);
+  const auto offsets = csr_offsets(segment_lengths(segment_distribution::all_32, n, 52));
+  const auto flags = head_flags_of(offsets, n);
+  const auto keys = keys_of<int>(offsets, n, 53);
+  const auto want = reference_segmented_scan(values, flags, kind::inclusive, 0, plus{});
+  device_buffer<int> in(values), out(n), d_keys(keys);
+  device_buffer<std::uint8_t> d_flags(flags);
+  device_buffer<long long> d_off(offsets);
+  const auto csr = csr_segments(d_off.get(), static_cast<index_t>(offsets.size()) - 1);
+  const std::size_t bytes =
+      std::max(segmented_scan_workspace_bytes<int>(n), segmented_scan_workspace_bytes<int>(n, csr));
+  EXPECT_GE(segmented_scan_workspace_bytes<int>(n, csr), segmented_scan_workspace_bytes<int>(n));
+  EXPECT_EQ(segmented_scan_workspace_bytes<int>(0), 0u);
+  device_buffer<unsigned char> ws(static_cast<long long>(bytes));
+  cudaStream_t stream;
+  ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  // Two calls in a row on the same workspace.
+  segmented_inclusive_scan(in.get(), d_flags.get(), n, out.get(), plus{}, workspace{ws.get(), bytes}, stream);
+  inclusive_scan_by_key(d_keys.get(), in.get(), n, out.get(), plus{}, equal_to{}, workspace{ws.get(), bytes}, stream);
+  ONEPASS_CHECK_CUDA(cudaStreamSynchronize(stream));
+  expect_equal(want, out.download(), "workspace style, two calls");
+
+  out.poison();
+  cudaGraph_t graph;
+  ONEPASS_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  segmented_inclusive_scan(in.get(), n, csr, out.get(), plus{}, workspace{ws.get(), bytes}, stream);
+  ONEPASS_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec;
+  ONEPASS_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int i = 0; i < 2; ++i) {
+    ONEPASS_CHECK_CUDA(cudaGraphLaunch(exec, stream));
+    ONEPASS_CHECK_CUDA(cudaStreamSynchronize(stream));
+    expect_equal(want, out.download(), "graph launch");
+    out.poison();
+  }
+  ONEPASS_CHECK_CUDA(cudaGraphExecDestroy(exec));
+  ONEPASS_CHECK_CUDA(cudaGraphDestroy(graph));
+  ONEPASS_CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+// Bad offsets: the simple style throws (naming the segment) and writes nothing; the
+// workspace style writes nothing; check_segment_offsets says what is wrong.
+TEST(SegmentedScan, BadOffsetsAreReportedAndNothingIsWritten) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = 1000;
+  device_buffer<int> in(random_vector<int>(n, 61)), out(n);
+  struct bad_case {
+    std::vector<long long> begin, end;
+    const char* argument;
+    const char* fragment;
+  };
+  const std::vector<bad_case> cases = {
+      {{-1, 10, 20}, {10, 20, 30}, "segments.begin", "[0] is -1, outside [0, n = 1000]"},
+      {{0, 10, 20}, {10, 20, 1001}, "segments.end", "[2] is 1001, outside [0, n = 1000]"},
+      {{0, 10, 20}, {10, 5, 30}, "segments.end", "[1] is 5, less than segments.begin[1] = 10"},
+      {{0, 10, 15}, {10, 20, 30}, "segments.begin", "[2] is 15, less than segments.end[1] = 20"},
+  };
+  device_buffer<unsigned char> ws(
+      static_cast<long long>(segmented_scan_workspace_bytes<int>(n, segment_offsets<long long>{})));
+  for (const auto& c : cases) {
+    device_buffer<long long> b(c.begin), e(c.end);
+    const segment_offsets<long long> segs{b.get(), e.get(), 3};
+    expect_rejected([&] { segmented_inclusive_scan(in.get(), n, segs, out.get()); }, c.argument, c.fragment);
+    expect_rejected([&] { check_segment_offsets(segs, n); }, c.argument, c.fragment);
+    segmented_inclusive_scan(in.get(), n, segs, out.get(), plus{}, workspace{ws.get(), static_cast<std::size_t>(ws.size())},
+                             nullptr);
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(first_written(out.download()), "") << c.fragment;
+  }
+}
+
+TEST(SegmentedScan, HostMemoryIsRejected) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = 100;
+  std::vector<int> host(n, 1);
+  std::vector<std::uint8_t> host_flags(n, 1);
+  device_buffer<int> in(host), out(n);
+  device_buffer<std::uint8_t> flags(host_flags);
+  expect_rejected([&] { segmented_inclusive_scan(host.data(), flags.get(), n, out.get()); }, "in", "host memory");
+  expect_rejected([&] { segmented_inclusive_scan(in.get(), host_flags.data(), n, out.get()); }, "head_flags",
+                  "host memory");
+  expect_rejected([&] { inclusive_scan_by_key(host.data(), in.get(), n, out.get()); }, "keys", "host memory");
+  EXPECT_EQ(first_written(out.download()), "");
+}
+
+TEST(SegmentedScan, MoreThan2To31Items) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = (1ll << 31) + 1000;
+  if (n > max_test_items()) GTEST_SKIP() << "ONEPASS_TEST_MAX_N caps sizes below 2^31";
+  std::size_t free_bytes = 0, total = 0;
+  ONEPASS_CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total));
+  if (free_bytes < static_cast<std::size_t>(n) * 9 + (1ull << 30))
+    GTEST_SKIP() << "needs ~20 GB of free GPU memory, " << (free_bytes >> 20) << " MiB free";
+  // Values of 1 and a head every 2^20 items: out[i] = i % 2^20 + 1 (checked on a sample
+  // of items, on the host, in chunks).
+  int* values = nullptr;
+  int* out = nullptr;
+  std::uint8_t* flags = nullptr;
+  ONEPASS_CHECK_CUDA(cudaMalloc(&values, n * sizeof(int)));
+  ONEPASS_CHECK_CUDA(cudaMalloc(&out, n * sizeof(int)));
+  ONEPASS_CHECK_CUDA(cudaMalloc(&flags, n));
+  const std::vector<int> ones(1 << 24, 1);
+  std::vector<std::uint8_t> pattern(1 << 24, 0);
+  for (std::size_t i = 0; i < pattern.size(); i += 1 << 20) pattern[i] = 1;
+  for (long long at = 0; at < n; at += 1 << 24) {
+    const long long len = std::min<long long>(1 << 24, n - at);
+    ONEPASS_CHECK_CUDA(cudaMemcpy(values + at, ones.data(), len * sizeof(int), cudaMemcpyHostToDevice));
+    ONEPASS_CHECK_CUDA(cudaMemcpy(flags + at, pattern.data(), len, cudaMemcpyHostToDevice));
+  }
+  segmented_inclusive_scan(values, flags, n, out);
+  ONEPASS_CHECK_CUDA(cudaGetLastError());
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<int> chunk(4096);
+  const long long sample_at[] = {0ll, (1ll << 31) - 2048, n - 4096};
+  for (long long at : sample_at) {
+    SCOPED_TRACE("sample at item " + std::to_string(at));
+    ONEPASS_CHECK_CUDA(cudaMemcpy(chunk.data(), out + at, chunk.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < chunk.size(); ++i)
+      ASSERT_EQ(chunk[i], static_cast<int>((at + static_cast<long long>(i)) % (1 << 20)) + 1) << "item " << at + i;
+  }
+  cudaFree(values);
+  cudaFree(out);
+  cudaFree(flags);
+}
+
+// --- stalled tiles ----------------------------------------------------------------------
+// One segment (every tile looks back through stalled AGGREGATEs) and long segments (some
+// tiles publish PREFIX at once, others wait): the launch alone, with stall_some_tiles.
+template <class T>
+void check_stalled(long long n, segment_distribution d, unsigned salt) {
+  const auto values = random_vector<T>(n, salt);
+  const auto offsets = csr_offsets(segment_lengths(d, n, salt + 1));
+  const auto flags = head_flags_of(offsets, n);
+  device_buffer<T> in(values), out(n);
+  device_buffer<std::uint8_t> d_flags(flags);
+  using plan = onepass::detail::segmented_scan_plan<T>;
+  device_buffer<unsigned char> ws(static_cast<long long>(plan::workspace_bytes(n)));
+  onepass::detail::segmented_scan_launch<false>(in.get(), n, out.get(), onepass::detail::flag_heads<std::uint8_t>{d_flags.get()},
+                                                T{}, plus{}, workspace{ws.get(), static_cast<std::size_t>(ws.size())},
+                                                nullptr, false, stall_some_tiles{salt});
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(reference_segmented_scan(values, flags, kind::inclusive, T{}, plus{}), out.download(),
+               std::string("stalled ") + distribution_name(d));
+}
+
+TEST(SegmentedScanStress, StalledTilesAreWaitedFor) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min<long long>(3000000, max_test_items());
+  check_stalled<int>(n, segment_distribution::one_segment, 1);
+  check_stalled<int>(n, segment_distribution::power_law, 2);
+  check_stalled<double>(n, segment_distribution::one_segment, 3);
+}
+
+}  // namespace
+}  // namespace onepass::test

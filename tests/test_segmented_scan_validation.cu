@@ -1,0 +1,169 @@
+// The segmented scan without a GPU: the argument checks that run before anything is
+// enqueued (every form, both call styles), the pair operator's associativity, the error
+// word's encoding, and the CPU reference and input generators the GPU tests and
+// onepass-bench rely on.
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "onepass/segmented_scan.cuh"
+#include "support/segmented_scan_reference.hpp"
+#include "support/test_support.cuh"
+
+namespace onepass::test {
+namespace {
+
+// Pointers are never dereferenced: every check below fails on the host first.
+int* fake_out() { return reinterpret_cast<int*>(std::uintptr_t{1} << 20); }
+const int* fake_in() { return reinterpret_cast<const int*>(std::uintptr_t{1} << 24); }
+const std::uint8_t* fake_flags() { return reinterpret_cast<const std::uint8_t*>(std::uintptr_t{1} << 28); }
+
+TEST(SegmentedScanValidation, NullPointersNegativeCountsAndOverlaps) {
+  const long long n = 1000;
+  expect_rejected([&] { segmented_inclusive_scan(fake_in(), fake_flags(), -1, fake_out()); }, "n", "negative");
+  expect_rejected([&] { segmented_inclusive_scan<int>(nullptr, fake_flags(), n, fake_out()); }, "in", "null");
+  expect_rejected([&] { segmented_inclusive_scan(fake_in(), fake_flags(), n, static_cast<int*>(nullptr)); }, "out",
+                  "null");
+  expect_rejected([&] { segmented_inclusive_scan(fake_in(), static_cast<const std::uint8_t*>(nullptr), n, fake_out()); },
+                  "head_flags", "null");
+  // in and out overlapping without being equal.
+  expect_rejected([&] { segmented_inclusive_scan(fake_in(), fake_flags(), n, const_cast<int*>(fake_in()) + 1); },
+                  "out", "overlaps 'in'");
+  // head flags or keys that the scan would overwrite.
+  const auto* flags_in_out = reinterpret_cast<const std::uint8_t*>(fake_out());
+  expect_rejected([&] { segmented_inclusive_scan(fake_in(), flags_in_out, n, fake_out()); }, "head_flags",
+                  "overlaps 'out'");
+  const int* keys_in_out = fake_out() + 10;
+  expect_rejected([&] { inclusive_scan_by_key(keys_in_out, fake_in(), n, fake_out()); }, "keys", "overlaps 'out'");
+  expect_rejected([&] { inclusive_scan_by_key(static_cast<const int*>(nullptr), fake_in(), n, fake_out()); }, "keys",
+                  "null");
+  // Misaligned values.
+  const auto* odd = reinterpret_cast<const int*>(std::uintptr_t{(1u << 24) + 2});
+  expect_rejected([&] { segmented_inclusive_scan(odd, fake_flags(), n, fake_out()); }, "in", "aligned");
+}
+
+TEST(SegmentedScanValidation, TooManyItems) {
+  const long long too_many = onepass::detail::segmented_scan_plan<int>::max_items + 1;
+  expect_rejected([&] { segmented_inclusive_scan(fake_in(), fake_flags(), too_many, fake_out()); }, "n",
+                  "more than");
+}
+
+TEST(SegmentedScanValidation, SegmentOffsetsArguments) {
+  const long long n = 1000;
+  const long long* off = reinterpret_cast<const long long*>(std::uintptr_t{1} << 30);
+  expect_rejected([&] { segmented_inclusive_scan(fake_in(), n, segment_offsets<long long>{off, off, -2}, fake_out()); },
+                  "segments.count", "negative");
+  expect_rejected(
+      [&] { segmented_inclusive_scan(fake_in(), n, segment_offsets<long long>{nullptr, off, 5}, fake_out()); },
+      "segments.begin", "null");
+  expect_rejected(
+      [&] { segmented_inclusive_scan(fake_in(), n, segment_offsets<long long>{off, nullptr, 5}, fake_out()); },
+      "segments.end", "null");
+  expect_rejected([&] { check_segment_offsets(segment_offsets<long long>{off, nullptr, 5}, n); }, "segments.end",
+                  "null");
+  // csr_segments: end is begin + 1.
+  const auto csr = csr_segments(off, 7);
+  EXPECT_EQ(csr.begin, off);
+  EXPECT_EQ(csr.end, off + 1);
+  EXPECT_EQ(csr.count, 7);
+}
+
+TEST(SegmentedScanValidation, Workspace) {
+  const long long n = 100000;
+  const std::size_t need = segmented_scan_workspace_bytes<int>(n);
+  EXPECT_GT(need, 0u);
+  EXPECT_EQ(segmented_scan_workspace_bytes<int>(0), 0u);
+  const auto segs = segment_offsets<long long>{};
+  EXPECT_GE(segmented_scan_workspace_bytes<int>(n, segs), need + 2 * ((n + 31) / 32) * 4);
+  auto* ws_ptr = reinterpret_cast<void*>(std::uintptr_t{1} << 32);
+  expect_rejected([&] { segmented_inclusive_scan(fake_in(), fake_flags(), n, fake_out(), plus{}, workspace{nullptr, need}, nullptr); },
+                  "workspace", "null");
+  expect_rejected([&] { segmented_inclusive_scan(fake_in(), fake_flags(), n, fake_out(), plus{}, workspace{ws_ptr, need - 1}, nullptr); },
+                  "workspace", "needs");
+  expect_rejected([&] {
+    inclusive_scan_by_key(fake_in(), fake_in(), n, fake_out(), plus{}, equal_to{}, workspace{ws_ptr, need - 1}, nullptr);
+  }, "workspace", "needs");
+  expect_rejected([&] {
+    segmented_inclusive_scan(fake_in(), n, segs, fake_out(), plus{}, workspace{ws_ptr, need}, nullptr);
+  }, "workspace", "needs");
+  expect_rejected([&] {
+    segmented_inclusive_scan(fake_in(), fake_flags(), n, fake_out(), plus{},
+                             workspace{static_cast<char*>(ws_ptr) + 8, need}, nullptr);
+  }, "workspace", "16-byte aligned");
+}
+
+// The pair operator is associative (exhaustively on small random triples, with the
+// non-commutative affine maps as values) and restarts at heads.
+TEST(SegmentedScanValidation, PairOperatorIsAssociative) {
+  using pair = onepass::detail::segmented_value<affine>;
+  const onepass::detail::segmented_op<compose> seg{compose{}};
+  std::mt19937_64 rng(3);
+  auto draw = [&] {
+    return pair{affine{static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng())},
+                static_cast<std::uint32_t>(rng() % 3)};
+  };
+  for (int i = 0; i < 10000; ++i) {
+    const pair a = draw(), b = draw(), c = draw();
+    const pair left = seg(seg(a, b), c), right = seg(a, seg(b, c));
+    ASSERT_EQ(left.value, right.value);
+    ASSERT_EQ(left.head, right.head);
+  }
+  const pair x{affine{3, 4}, 0}, h{affine{5, 6}, onepass::detail::gap_head};
+  EXPECT_EQ(seg(x, h).value, (affine{5, 6}));
+  EXPECT_EQ(seg(x, h).head, onepass::detail::gap_head);
+  EXPECT_EQ(seg(h, x).head, onepass::detail::gap_head);
+}
+
+TEST(SegmentedScanValidation, ErrorWordKeepsTheFirstBadSegment) {
+  using onepass::detail::encode_segment_error;
+  using onepass::detail::segment_problem;
+  // atomicMax keeps the largest word: the lowest segment must win whatever its problem.
+  EXPECT_GT(encode_segment_error(3, segment_problem::out_of_order), encode_segment_error(4, segment_problem::begin_out_of_range));
+  EXPECT_GT(encode_segment_error(0, segment_problem::end_before_begin), encode_segment_error(1ll << 40, segment_problem::end_out_of_range));
+  EXPECT_NE(encode_segment_error((1ll << 55) - 1, segment_problem::out_of_order), 0u);
+  const unsigned long long x = ~encode_segment_error(12345, segment_problem::end_before_begin);
+  EXPECT_EQ(x >> 8, 12345u);
+  EXPECT_EQ(static_cast<segment_problem>(x & 0xff), segment_problem::end_before_begin);
+}
+
+// The generators keep their promises: lengths sum to n, flags mark non-empty segments,
+// keys differ across neighbouring segments, gaps stay in order.
+TEST(SegmentedScanReference, GeneratorsKeepTheirPromises) {
+  for (long long n : {1ll, 33ll, 5000ll, 100003ll})
+    for (segment_distribution d : all_distributions()) {
+      const auto lengths = segment_lengths(d, n, 9);
+      ASSERT_EQ(std::accumulate(lengths.begin(), lengths.end(), 0ll), n) << distribution_name(d);
+      for (long long len : lengths) ASSERT_GE(len, d == segment_distribution::with_empty ? 0 : 1);
+      const auto offsets = csr_offsets(lengths);
+      const auto flags = head_flags_of(offsets, n);
+      const auto keys = keys_of<int>(offsets, n, 10);
+      EXPECT_EQ(head_flags_from_keys(keys), [&] {
+        auto f = flags;
+        f[0] = 1;
+        return f;
+      }()) << distribution_name(d);
+      const auto gaps = with_gaps(offsets, 11);
+      for (std::size_t s = 0; s < gaps.begin.size(); ++s) {
+        ASSERT_LE(gaps.begin[s], gaps.end[s]);
+        if (s + 1 < gaps.begin.size()) ASSERT_LE(gaps.end[s], gaps.begin[s + 1]);
+      }
+    }
+  EXPECT_EQ(segment_lengths(segment_distribution::all_1, 5, 1), (std::vector<long long>{1, 1, 1, 1, 1}));
+  EXPECT_EQ(segment_lengths(segment_distribution::one_segment, 5, 1), (std::vector<long long>{5}));
+}
+
+// The exercise from the material, on the CPU reference.
+TEST(SegmentedScanReference, TheExerciseFromTheMaterial) {
+  const std::vector<int> data{1, 2, 3, 4, 5, 6};
+  const std::vector<std::uint8_t> heads{1, 0, 0, 1, 0, 1};
+  EXPECT_EQ(reference_segmented_scan(data, heads, kind::inclusive, 0, plus{}), (std::vector<int>{1, 3, 6, 4, 9, 6}));
+  EXPECT_EQ(reference_segmented_scan(data, heads, kind::exclusive, 0, plus{}), (std::vector<int>{0, 1, 3, 0, 4, 0}));
+  std::vector<int> out(6, -1);
+  reference_segmented_scan(data, std::vector<long long>{1, 4}, std::vector<long long>{3, 5}, kind::inclusive, 0,
+                           plus{}, out);
+  EXPECT_EQ(out, (std::vector<int>{-1, 2, 5, -1, 5, -1}));
+}
+
+}  // namespace
+}  // namespace onepass::test
