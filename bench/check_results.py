@@ -56,6 +56,9 @@ TIMING_FIELDS = (
 
 RECORD_FIELDS = ("primitive", "variant", "dtype", "n", "params") + TIMING_FIELDS + ("verified",)
 
+# params.form of a segmented_scan record: head flags, CSR offsets, or keys.
+SEGMENT_FORMS = ("flags", "offsets", "by_key")
+
 # pct_of_copy and pct_of_read are derived from gbps and the file's ceilings;
 # writers round differently, so allow this much relative slack.
 PCT_RTOL = 1e-3
@@ -194,6 +197,16 @@ def _check_params(path, params, verified, problems, n=None):
                 problems.append(f"{where}: expected integer, got {json_type(value)}")
             elif value < 1:
                 problems.append(f"{where}: must be >= 1, got {value}")
+        elif key == "form":
+            # segmented_scan: how the variant was told where segments start.
+            if value not in SEGMENT_FORMS:
+                problems.append(f'{where}: expected "flags", "offsets" or "by_key", got {json.dumps(value)}')
+        elif key == "segments":
+            # segmented_scan: the segment count, empty segments included.
+            if not is_int(value):
+                problems.append(f"{where}: expected integer, got {json_type(value)}")
+            elif value < 0:
+                problems.append(f"{where}: must be >= 0, got {value}")
         elif key == "batch":
             if not is_int(value):
                 problems.append(f"{where}: expected integer, got {json_type(value)}")

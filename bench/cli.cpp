@@ -224,7 +224,7 @@ options parse_args(int argc, const char* const* argv) {
 }
 
 std::string usage_text() {
-  return R"(usage: onepass-bench [options]
+  return R"usage(usage: onepass-bench [options]
 
 Times every variant of each primitive, the production path and CUB on this GPU, beside
 the device-to-device copy and a read-only pass measured in the same run. Every output is
@@ -239,11 +239,13 @@ checked against a CPU reference before it is timed.
                          uint32 float (default: the primitive's first, see --list)
   --n N[,N]              sizes: 1000000, 2^28, 2^28+1, 2^30-7, 64M (K/M/G = 2^10/20/30)
                          (default 2^28; histogram 2^30 samples)
-  --op sum|max[,...]     scan operator (default sum)
-  --kind inclusive|exclusive[,...]   scan kind (default inclusive)
+  --op sum|max[,...]     scan, segmented_scan and reduce operator (default sum)
+  --kind inclusive|exclusive[,...]   scan and segmented_scan kind (default inclusive)
   --dist D[,D]           histogram sample distribution: uniform skewed one_bin sorted
                          (default uniform); radix_sort key distribution: random
-                         low_entropy all_equal sorted reverse range16 (default random)
+                         low_entropy all_equal sorted reverse range16 (default random);
+                         segmented_scan segment lengths: uniform_1_1000 all_1 all_32
+                         power_law one_segment with_empty (default uniform_1_1000)
   --bins N[,N]           histogram bin counts, as --n: 256, 4096, 2^16 (default 256)
   --keep P[,P]           select and partition: percent of the items kept, 0 to 100
                          (default 50)
@@ -265,11 +267,12 @@ checked against a CPU reference before it is timed.
 Variants that cannot take the requested size (single-block ones) or would take minutes
 at it (one thread walking the array) run at their own size; the table says so. A
 histogram variant whose shared memory cannot hold --bins bins on this GPU is left out,
-with a note on stderr.
+with a note on stderr. A segmented_scan table has a row per variant and form
+("onepass (flags)", "onepass (offsets)", "onepass (by key)"); --variant takes the ids.
 
 Exit status: 0 all results verified; 1 a result FAILED verification or an error
 occurred; 2 no usable CUDA device; 64 bad command line.
-)";
+)usage";
 }
 
 }  // namespace onepass::bench

@@ -17,6 +17,7 @@
 #include "reduce_bench.cuh"
 #include "rms_norm_bench.cuh"
 #include "scan_bench.cuh"
+#include "segmented_scan_bench.cuh"
 #include "select_bench.cuh"
 
 using namespace onepass::bench;
@@ -58,6 +59,7 @@ std::vector<record> run_table(const bench_case& c, bench_context& ctx) {
   if (c.primitive == "histogram") return run_histogram_table(c, ctx);
   if (c.primitive == "select" || c.primitive == "unique" || c.primitive == "partition") return run_select_table(c, ctx);
   if (c.primitive == "radix_sort") return run_radix_sort_table(c, ctx);
+  if (c.primitive == "segmented_scan") return run_segmented_scan_table(c, ctx);
   throw std::runtime_error("no runner for primitive '" + c.primitive + "'");
 }
 
@@ -72,7 +74,8 @@ int main(int argc, char** argv) {
   options o;
   const catalogue known = {baseline_primitive(), scan_primitive(), reduce_primitive(), atomics_primitive(),
                            rms_norm_primitive(), histogram_primitive(), select_primitive(),
-                           unique_primitive(), partition_primitive(), radix_sort_primitive()};
+                           unique_primitive(), partition_primitive(), radix_sort_primitive(),
+                           segmented_scan_primitive()};
   std::vector<bench_case> plan;
   try {
     o = parse_args(argc, argv);

@@ -44,7 +44,7 @@ struct preset_table {
   const char* op;
   const char* kind;
   long long batch;
-  const char* dist = "";  // histograms only
+  const char* dist = "";  // histogram, radix_sort and segmented_scan only
   long long bins = 0;     // histograms only
   int keep = -1;          // select and partition only
   long long runs = 0;     // unique only
@@ -55,6 +55,8 @@ struct preset_table {
 // The seed material's tables. Each later primitive adds its own here.
 constexpr preset_table seeds[] = {
     {"scan: int32, 2^30 items, inclusive sum", "scan", "int32", 1ll << 30, "sum", "inclusive", 0},
+    // The segmented scan's yardstick: the plain scan at the segmented tables' size and type.
+    {nullptr, "scan", "int32", 1ll << 28, "sum", "inclusive", 0},
     {"scan: float, 64M items, exclusive sum", "scan", "float", 1ll << 26, "sum", "exclusive", 0},
     {"scan: float, 16M items, inclusive sum", "scan", "float", 1ll << 24, "sum", "inclusive", 0},
     // Single-block algorithms compared at equal work: 2^16 blocks of 1024 items in one
@@ -106,6 +108,15 @@ constexpr preset_table seeds[] = {
     // Beside the peers' torch.sort and cupy.sort tables (signed keys).
     {nullptr, "radix_sort", "int32", 1ll << 28, "", "", 0, "random", 0, -1, 0, "none", "ascending"},
     {nullptr, "radix_sort", "int64", 1ll << 27, "", "", 0, "random", 0, -1, 0, "none", "ascending"},
+    // Segmented scan: int32 at 2^28 on every segment distribution, from one-item segments
+    // to one segment of the whole array, each beside the plain scan of the same array
+    // ("scan: int32, 2^28 items, inclusive sum" above).
+    {nullptr, "segmented_scan", "int32", 1ll << 28, "sum", "inclusive", 0, "all_1"},
+    {nullptr, "segmented_scan", "int32", 1ll << 28, "sum", "inclusive", 0, "all_32"},
+    {nullptr, "segmented_scan", "int32", 1ll << 28, "sum", "inclusive", 0, "uniform_1_1000"},
+    {nullptr, "segmented_scan", "int32", 1ll << 28, "sum", "inclusive", 0, "power_law"},
+    {nullptr, "segmented_scan", "int32", 1ll << 28, "sum", "inclusive", 0, "one_segment"},
+    {nullptr, "segmented_scan", "int32", 1ll << 28, "sum", "inclusive", 0, "with_empty"},
 };
 
 // The title of a table without a name of its own: the one its primitive's *_title gives.
@@ -118,6 +129,7 @@ std::string case_title(const bench_case& c) {
   if (c.primitive == "unique") return unique_title(dtype, n, c.runs);
   if (c.primitive == "partition") return partition_title(dtype, n, c.keep);
   if (c.primitive == "radix_sort") return radix_sort_title(dtype, n, c.values, c.dist, c.order);
+  if (c.primitive == "segmented_scan") return segmented_scan_title(dtype, n, c.op, c.kind, c.dist);
   if (c.primitive == "atomics") return atomics_title(dtype, n);
   if (c.primitive == "rmsnorm") return rms_norm_title(dtype, c.batch, n);
   return scan_title(dtype, n, c.op, c.kind);
@@ -164,6 +176,11 @@ std::string radix_sort_title(const std::string& dtype, long long n, const std::s
   const bool pairs = !values.empty() && values != "none";
   return "radix_sort: " + dtype + (pairs ? " + " + values + " values, " : ", ") + format_count(n) +
          (pairs ? " pairs, " : " keys, ") + dist + ", " + order;
+}
+
+std::string segmented_scan_title(const std::string& dtype, long long n, const std::string& op,
+                                 const std::string& kind, const std::string& dist) {
+  return "segmented_scan: " + dtype + ", " + format_count(n) + " items, " + kind + " " + op + ", " + dist;
 }
 
 std::string atomics_title(const std::string& dtype, long long ops) {
@@ -344,6 +361,7 @@ std::string format_list(const catalogue& c) {
     for (const auto& v : p.variants) {
       os << "  " << v.id << std::string(width - v.id.size() + 2, ' ') << v.summary;
       std::vector<std::string> facts;
+      if (!v.forms.empty()) facts.push_back("forms: " + joined(v.forms));
       // Multi-block variants' limits (from their tile counters) are far beyond memory.
       if (v.max_items >= 0 && v.max_items < (1ll << 31)) facts.push_back("at most " + format_count(v.max_items) + " items");
       if (v.bench_items >= 0) facts.push_back("timed at up to " + format_count(v.bench_items) + " items");

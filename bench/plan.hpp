@@ -18,6 +18,9 @@ struct variant_desc {
   long long bench_items = -1;   // the bench times it at most at this n; -1: any n
   std::string limit_reason{};   // why it runs at its own size, e.g. "one block"
   bool batched = false;         // has a batched form (one block per array)
+  // The ways the variant is called that a table times, one row each ("flags", "offsets",
+  // "by key" for the segmented scan); none: one row, the variant itself.
+  std::vector<std::string> forms{};
 };
 
 // A variant without a hard size limit that would take seconds or minutes at the seed
@@ -65,7 +68,7 @@ struct bench_case {
   std::string op = "sum";
   std::string kind = "inclusive";
   long long batch = 0;  // > 0: `batch` independent arrays of n items, one block each
-  std::string dist;     // the histogram's sample distribution; "" for other primitives
+  std::string dist;     // histogram, radix_sort, segmented_scan: the distribution; "" for others
   long long bins = 0;   // the histogram's bin count; 0 for other primitives
   int keep = -1;        // select and partition: percent of the items kept; -1 for others
   long long runs = 0;   // unique: items per run of equal values; 0 for other primitives
@@ -97,6 +100,9 @@ std::string partition_title(const std::string& dtype, long long n, int keep);
 // "radix_sort: uint32 + u32 values, 2^28 pairs, random, ascending"
 std::string radix_sort_title(const std::string& dtype, long long n, const std::string& values,
                              const std::string& dist, const std::string& order);
+// "segmented_scan: int32, 2^28 items, inclusive sum, power_law"
+std::string segmented_scan_title(const std::string& dtype, long long n, const std::string& op,
+                                 const std::string& kind, const std::string& dist);
 // "atomics: 2^20 atomicAdd on uint32 counters"
 std::string atomics_title(const std::string& dtype, long long ops);
 // "rmsnorm: float, 4096 rows x 4096 items"

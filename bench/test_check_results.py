@@ -238,6 +238,24 @@ class ValidateTest(unittest.TestCase):
         doc["records"][1]["params"]["digit_passes"] = 4.0
         self.assertProblem(doc, "records[1].params.digit_passes: expected integer, got number")
 
+    def test_segmented_scan_params(self):
+        # segmented_scan carries its segment distribution, the form of the row (flags,
+        # offsets, by_key) and the segment count; the variant is the row label.
+        doc = document()
+        doc["records"][1]["params"].update(dist="power_law", form="by_key", segments=1 << 20)
+        doc["records"][1]["variant"] = "onepass (by key)"
+        doc["records"][2]["params"].update(dist="one_segment", form="offsets", segments=1)
+        doc["records"][3]["params"].update(dist="with_empty", form="flags", segments=0)
+        self.assertEqual(check_results.validate(doc), [])
+        bad = {"form": ("keys", 'expected "flags", "offsets" or "by_key"'), "segments": (-1, "must be >= 0")}
+        for key, (value, fragment) in bad.items():
+            doc = document()
+            doc["records"][1]["params"][key] = value
+            self.assertProblem(doc, f"records[1].params.{key}: {fragment}")
+        doc = document()
+        doc["records"][1]["params"]["segments"] = 4.0
+        self.assertProblem(doc, "records[1].params.segments: expected integer, got number")
+
     def test_not_an_object(self):
         self.assertEqual(check_results.validate([]), ["document: expected object, got array"])
 

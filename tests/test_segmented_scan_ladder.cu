@@ -103,7 +103,7 @@ void check_segmented_scan_ladder(std::uint64_t seed) {
   ASSERT_EQ(registry.size(), 3u);
   const long long tile = onepass::detail::segmented_scan_plan<T>::tile_items;
   for (long long n : segmented_test_sizes<T>(seed)) {
-    for (segment_distribution d : all_distributions()) {
+    for (segment_distribution d : all_segment_distributions()) {
       const std::uint64_t data_seed = seed * 1000003 + static_cast<std::uint64_t>(n) * 31 + static_cast<int>(d);
       const segmented_input<T> s(d, n, data_seed);
       ASSERT_TRUE(exactly_representable_sums(s.values)) << "test data breaks the exactness bound";

@@ -131,7 +131,7 @@ TEST(SegmentedScanValidation, ErrorWordKeepsTheFirstBadSegment) {
 // keys differ across neighbouring segments, gaps stay in order.
 TEST(SegmentedScanReference, GeneratorsKeepTheirPromises) {
   for (long long n : {1ll, 33ll, 5000ll, 100003ll})
-    for (segment_distribution d : all_distributions()) {
+    for (segment_distribution d : all_segment_distributions()) {
       const auto lengths = segment_lengths(d, n, 9);
       ASSERT_EQ(std::accumulate(lengths.begin(), lengths.end(), 0ll), n) << distribution_name(d);
       for (long long len : lengths) ASSERT_GE(len, d == segment_distribution::with_empty ? 0 : 1);

@@ -27,7 +27,7 @@ function(expect_run expected_code)
 endfunction()
 
 expect_run(0 ARGS --help OUT "usage: onepass-bench" "--preset seeds" "--dist" "--bins" "--keep" "--runs" "--values"
-                            "--order" "Exit status")
+                            "--order" "uniform_1_1000" "onepass (by key)" "Exit status")
 expect_run(0 ARGS --list OUT "baseline" "copy" "read" "scan" "sequential" "hillis_steele" "blelloch_bcf"
                             "three_pass_warp" "chained" "lookback_warp" "lookback_vec16" "onepass" "cub")
 expect_run(0 ARGS --list OUT "histogram - " "global_atomic" "block_private" "warp_private"
@@ -41,6 +41,9 @@ expect_run(0 ARGS --list OUT "radix_sort - " "split_1bit"
                             "dists: random, low_entropy, all_equal, sorted, reverse, range16 (--dist; default random)"
                             "values: none, u32, u64 (--values; default none)"
                             "orders: ascending, descending (--order; default ascending)")
+expect_run(0 ARGS --list OUT "segmented_scan - " "warp_head_flags"
+                            "dists: uniform_1_1000, all_1, all_32, power_law, one_segment, with_empty (--dist; default uniform_1_1000)"
+                            "forms: flags, offsets, by key" "forms: by key")
 expect_run(64 ARGS --bogus ERR "unknown argument '--bogus'" "usage: onepass-bench")
 expect_run(64 ARGS --n 2^x ERR "--n: '2^x' is not a count")
 expect_run(64 ARGS --iters 0 ERR "--iters")
@@ -59,6 +62,8 @@ expect_run(64 ARGS --preset seeds --keep 1 ERR "cannot be combined")
 expect_run(64 ARGS --values u16 ERR "--values: 'u16' is not known (known: none, u32, u64)")
 expect_run(64 ARGS --primitive scan --order descending ERR "--order: scan has no sort order (--order is for: radix_sort)")
 expect_run(64 ARGS --primitive radix_sort --dist skewed ERR "--dist: radix_sort does not take 'skewed'")
+expect_run(64 ARGS --primitive segmented_scan --dist skewed ERR "--dist: segmented_scan does not take 'skewed'")
+expect_run(64 ARGS --primitive segmented_scan --keep 50 ERR "--keep: segmented_scan keeps no fraction of its items")
 expect_run(64 ARGS --json /nonexistent-dir/out.json ERR "cannot write '/nonexistent-dir/out.json'")
 expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --n 2^10 ERR "CUDA device" "nothing to measure")
 expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --preset seeds ERR "nothing to measure")
@@ -70,3 +75,5 @@ expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --primitive unique --runs 1,1000 -
            ERR "nothing to measure")
 expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --primitive radix_sort --dtype float,uint64 --values none,u32
            --order descending --dist random,range16 --n 2^10 ERR "nothing to measure")
+expect_run(2 ENV CUDA_VISIBLE_DEVICES=-1 ARGS --primitive segmented_scan --dtype float,int64 --op sum,max
+           --kind inclusive,exclusive --dist all_1,with_empty --n 2^10 ERR "nothing to measure")

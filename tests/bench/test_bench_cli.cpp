@@ -263,28 +263,35 @@ TEST(BenchPlan, AxesANamedPrimitiveDoesNotHaveAreUsageErrors) {
 
 TEST(BenchPlan, SeedsPreset) {
   const auto plan = make_plan(parse({"--preset", "seeds"}), test_catalogue());
-  ASSERT_EQ(plan.size(), 28u);
-  EXPECT_EQ(plan[4].table, "reduce: int32, 2^30 items, sum");
-  EXPECT_EQ(plan[5].table, "reduce: float, 2^30 items, sum");
-  EXPECT_EQ(plan[6].table, "reduce: int32, 2^20 items, sum");
-  EXPECT_EQ(ids(plan[4]), (std::vector<std::string>{"atomic_global", "onepass", "cub"}));
-  EXPECT_EQ(plan[4].variants[0].n, 1 << 24);
-  EXPECT_EQ(plan[7].table, "atomics: 2^20 atomicAdd on uint32 counters");
-  EXPECT_EQ(plan[8].table, "rmsnorm: float, 4096 rows x 4096 items");
-  EXPECT_EQ(plan[8].batch, 4096);
-  EXPECT_EQ(plan[9].table, "rmsnorm: bfloat16, 4096 rows x 4096 items");
-  EXPECT_EQ(ids(plan[9]), std::vector<std::string>{"onepass"});
+  ASSERT_EQ(plan.size(), 29u);
+  EXPECT_EQ(plan[5].table, "reduce: int32, 2^30 items, sum");
+  EXPECT_EQ(plan[6].table, "reduce: float, 2^30 items, sum");
+  EXPECT_EQ(plan[7].table, "reduce: int32, 2^20 items, sum");
+  EXPECT_EQ(ids(plan[5]), (std::vector<std::string>{"atomic_global", "onepass", "cub"}));
+  EXPECT_EQ(plan[5].variants[0].n, 1 << 24);
+  EXPECT_EQ(plan[8].table, "atomics: 2^20 atomicAdd on uint32 counters");
+  EXPECT_EQ(plan[9].table, "rmsnorm: float, 4096 rows x 4096 items");
+  EXPECT_EQ(plan[9].batch, 4096);
+  EXPECT_EQ(plan[10].table, "rmsnorm: bfloat16, 4096 rows x 4096 items");
+  EXPECT_EQ(ids(plan[10]), std::vector<std::string>{"onepass"});
   EXPECT_EQ(plan[0].table, "scan: int32, 2^30 items, inclusive sum");
   EXPECT_EQ(plan[0].n, 1ll << 30);
-  EXPECT_EQ(plan[1].table, "scan: float, 64M items, exclusive sum");
-  EXPECT_EQ(plan[1].n, 1ll << 26);
-  EXPECT_EQ(plan[1].kind, "exclusive");
-  EXPECT_EQ(plan[2].n, 1ll << 24);
+  // The segmented scan's yardstick: the plain scan at its tables' type and size.
+  EXPECT_EQ(plan[1].table, "scan: int32, 2^28 items, inclusive sum");
+  EXPECT_EQ(plan[1].n, 1ll << 28);
+  EXPECT_EQ(plan[1].op, "sum");
+  EXPECT_EQ(plan[1].kind, "inclusive");
+  EXPECT_EQ(plan[1].batch, 0);
+  EXPECT_EQ(ids(plan[1]), ids(plan[0]));
+  EXPECT_EQ(plan[2].table, "scan: float, 64M items, exclusive sum");
+  EXPECT_EQ(plan[2].n, 1ll << 26);
+  EXPECT_EQ(plan[2].kind, "exclusive");
+  EXPECT_EQ(plan[3].n, 1ll << 24);
   // The single-block comparison: the batched variants only, at equal work per block.
-  EXPECT_GT(plan[3].batch, 0);
-  EXPECT_EQ(plan[3].n, 1024);
-  EXPECT_EQ(ids(plan[3]), (std::vector<std::string>{"hillis_steele", "blelloch"}));
-  for (const auto& v : plan[3].variants) EXPECT_EQ(v.n, 1024);
+  EXPECT_GT(plan[4].batch, 0);
+  EXPECT_EQ(plan[4].n, 1024);
+  EXPECT_EQ(ids(plan[4]), (std::vector<std::string>{"hillis_steele", "blelloch"}));
+  for (const auto& v : plan[4].variants) EXPECT_EQ(v.n, 1024);
   // Filters narrow a preset.
   const auto only_float = make_plan(parse({"--preset", "seeds", "--dtype", "float", "--variant", "cub"}), test_catalogue());
   ASSERT_EQ(only_float.size(), 4u);  // two scans, the float reduce and histogram; rmsnorm has no cub
@@ -465,11 +472,11 @@ TEST(BenchHistogramPlan, SeedsPresetTables) {
   EXPECT_EQ(plan[10].table, "histogram: float, 2^30 samples, 256 bins, uniform");
   // The full preset has them after the others; the tables before are unchanged.
   const auto all = make_plan(parse({"--preset", "seeds"}), test_catalogue());
-  ASSERT_EQ(all.size(), 28u);
-  EXPECT_EQ(all[20].table, plan[10].table);
-  EXPECT_EQ(all[10].table, plan[0].table);
-  EXPECT_EQ(all[9].dist, "");
-  EXPECT_EQ(all[9].bins, 0);
+  ASSERT_EQ(all.size(), 29u);
+  EXPECT_EQ(all[21].table, plan[10].table);
+  EXPECT_EQ(all[11].table, plan[0].table);
+  EXPECT_EQ(all[10].dist, "");
+  EXPECT_EQ(all[10].bins, 0);
   // --dtype and --variant filter them like the others.
   const auto u32 = make_plan(parse({"--preset", "seeds", "--dtype", "uint32", "--variant", "onepass,cub"}),
                              test_catalogue());
@@ -658,9 +665,9 @@ TEST(BenchCompactionPlan, SeedsPresetTables) {
   }
   // The full preset ends with them.
   const auto all = make_plan(parse({"--preset", "seeds"}), test_catalogue());
-  ASSERT_EQ(all.size(), 28u);
-  for (std::size_t i = 0; i < titles.size(); ++i) EXPECT_EQ(all[21 + i].table, titles[i]);
-  for (std::size_t i = 0; i < 21; ++i) {
+  ASSERT_EQ(all.size(), 29u);
+  for (std::size_t i = 0; i < titles.size(); ++i) EXPECT_EQ(all[22 + i].table, titles[i]);
+  for (std::size_t i = 0; i < 22; ++i) {
     EXPECT_EQ(all[i].keep, -1) << all[i].table;
     EXPECT_EQ(all[i].runs, 0) << all[i].table;
   }
@@ -790,9 +797,9 @@ TEST(BenchRadixSortPlan, SeedsPresetTables) {
   EXPECT_EQ(plan[2].n, 1ll << 27);
   // The full preset ends with them; a catalogue without the radix sort leaves them out.
   const auto all = make_plan(parse({"--preset", "seeds"}), c);
-  ASSERT_EQ(all.size(), 28u + titles.size());
-  for (std::size_t i = 0; i < titles.size(); ++i) EXPECT_EQ(all[28 + i].table, titles[i]);
-  EXPECT_EQ(make_plan(parse({"--preset", "seeds"}), test_catalogue()).size(), 28u);
+  ASSERT_EQ(all.size(), 29u + titles.size());
+  for (std::size_t i = 0; i < titles.size(); ++i) EXPECT_EQ(all[29 + i].table, titles[i]);
+  EXPECT_EQ(make_plan(parse({"--preset", "seeds"}), test_catalogue()).size(), 29u);
 }
 
 TEST(BenchRadixSortList, ShowsTheAxes) {
@@ -801,6 +808,156 @@ TEST(BenchRadixSortList, ShowsTheAxes) {
   EXPECT_NE(text.find("values: none, u32, u64 (--values; default none)"), std::string::npos) << text;
   EXPECT_NE(text.find("orders: ascending, descending (--order; default ascending)"), std::string::npos) << text;
   EXPECT_EQ(format_list(test_catalogue()).find("values:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace onepass::bench
+
+// --- the segmented scan: --dist's segment distributions, a row per variant and form -------
+namespace onepass::bench {
+namespace {
+
+// The test catalogue with the radix sort and the segmented scan, as the real one has them.
+catalogue catalogue_with_segmented_scan() {
+  catalogue c = catalogue_with_radix_sort();
+  primitive_desc seg{"segmented_scan", "a scan that restarts at every segment",
+                     {"int32", "uint32", "int64", "uint64", "float", "double"}, {}, {"sum", "max"},
+                     {"inclusive", "exclusive"}};
+  seg.variants = {{"warp_head_flags", "a warp per tile, head flags"}, {"onepass", "production"}, {"cub", "CUB"}};
+  seg.variants[0].forms = {"flags"};
+  seg.variants[1].forms = {"flags", "offsets", "by key"};
+  seg.variants[2].forms = {"by key"};
+  seg.dists = {"uniform_1_1000", "all_1", "all_32", "power_law", "one_segment", "with_empty"};
+  c.push_back(seg);
+  return c;
+}
+
+TEST(BenchSegmentedScanPlan, Titles) {
+  EXPECT_EQ(segmented_scan_title("int32", 1ll << 28, "sum", "inclusive", "power_law"),
+            "segmented_scan: int32, 2^28 items, inclusive sum, power_law");
+  EXPECT_EQ(segmented_scan_title("double", 1000, "max", "exclusive", "with_empty"),
+            "segmented_scan: double, 1000 items, exclusive max, with_empty");
+}
+
+TEST(BenchSegmentedScanPlan, DefaultsAndCrossProduct) {
+  const catalogue c = catalogue_with_segmented_scan();
+  const auto one = make_plan(parse({"--primitive", "segmented_scan"}), c);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].table, "segmented_scan: int32, 2^28 items, inclusive sum, uniform_1_1000");
+  EXPECT_EQ(one[0].dist, "uniform_1_1000");
+  EXPECT_EQ(one[0].op, "sum");
+  EXPECT_EQ(one[0].kind, "inclusive");
+  EXPECT_EQ(one[0].n, 1ll << 28);
+  EXPECT_EQ(ids(one[0]), (std::vector<std::string>{"warp_head_flags", "onepass", "cub"}));
+  for (const auto& v : one[0].variants) {
+    EXPECT_EQ(v.n, 1ll << 28) << v.id;
+    EXPECT_TRUE(v.note.empty()) << v.id;
+  }
+  // dtype x n x dist x op x kind, in that order.
+  const auto plan = make_plan(parse({"--primitive", "segmented_scan", "--dtype", "float,uint64", "--n", "2^20,1000",
+                                     "--dist", "all_1,with_empty", "--op", "sum,max", "--kind",
+                                     "inclusive,exclusive"}),
+                              c);
+  ASSERT_EQ(plan.size(), 2u * 2u * 2u * 2u * 2u);
+  EXPECT_EQ(plan[0].table, "segmented_scan: float, 2^20 items, inclusive sum, all_1");
+  EXPECT_EQ(plan[1].table, "segmented_scan: float, 2^20 items, exclusive sum, all_1");
+  EXPECT_EQ(plan[2].table, "segmented_scan: float, 2^20 items, inclusive max, all_1");
+  EXPECT_EQ(plan[4].table, "segmented_scan: float, 2^20 items, inclusive sum, with_empty");
+  EXPECT_EQ(plan.back().table, "segmented_scan: uint64, 1000 items, exclusive max, with_empty");
+  // --variant takes the registry's ids; the forms are the rows of each.
+  const auto onepass = make_plan(parse({"--primitive", "segmented_scan", "--variant", "onepass"}), c);
+  ASSERT_EQ(onepass.size(), 1u);
+  EXPECT_EQ(ids(onepass[0]), std::vector<std::string>{"onepass"});
+  expect_usage_error([&] { make_plan(parse({"--primitive", "segmented_scan", "--variant", "onepass (flags)"}), c); },
+                     "--variant: 'onepass (flags)' is not known");
+}
+
+TEST(BenchSegmentedScanPlan, DistIsSharedWithTheOtherDistributions) {
+  const catalogue c = catalogue_with_segmented_scan();
+  // Without --primitive, a segment distribution runs the segmented scan and the
+  // primitives without a distribution; the histogram and the radix sort are skipped.
+  const auto plan = make_plan(parse({"--dist", "power_law"}), c);
+  for (const auto& t : plan) {
+    EXPECT_NE(t.primitive, "histogram") << t.table;
+    EXPECT_NE(t.primitive, "radix_sort") << t.table;
+    EXPECT_EQ(t.dist, t.primitive == "segmented_scan" ? "power_law" : "") << t.table;
+  }
+  ASSERT_FALSE(plan.empty());
+  EXPECT_EQ(plan.back().table, "segmented_scan: int32, 2^28 items, inclusive sum, power_law");
+  // And a histogram distribution runs no segmented scan.
+  for (const auto& t : make_plan(parse({"--dist", "skewed"}), c)) EXPECT_NE(t.primitive, "segmented_scan") << t.table;
+  expect_usage_error([&] { make_plan(parse({"--primitive", "segmented_scan", "--dist", "skewed"}), c); },
+                     "--dist: segmented_scan does not take 'skewed'");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "histogram", "--dist", "all_32"}), c); },
+                     "--dist: histogram does not take 'all_32'");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "scan", "--dist", "all_32"}), c); },
+                     "--dist: scan has no sample distribution");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "segmented_scan", "--keep", "50"}), c); },
+                     "--keep: segmented_scan keeps no fraction of its items");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "segmented_scan", "--order", "ascending"}), c); },
+                     "--order: segmented_scan has no sort order");
+  expect_usage_error([&] { make_plan(parse({"--primitive", "segmented_scan", "--dtype", "uint8"}), c); },
+                     "--dtype: segmented_scan does not take 'uint8'");
+  // Without the segmented scan, its distributions are unknown.
+  expect_usage_error([] { make_plan(parse({"--dist", "all_1"}), catalogue_with_radix_sort()); },
+                     "--dist: 'all_1' is not known");
+}
+
+TEST(BenchSegmentedScanPlan, SeedsPresetTables) {
+  const catalogue c = catalogue_with_segmented_scan();
+  const auto plan = make_plan(parse({"--preset", "seeds", "--primitive", "segmented_scan"}), c);
+  const char* dists[] = {"all_1", "all_32", "uniform_1_1000", "power_law", "one_segment", "with_empty"};
+  ASSERT_EQ(plan.size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(plan[i].table, std::string("segmented_scan: int32, 2^28 items, inclusive sum, ") + dists[i]);
+    EXPECT_EQ(plan[i].primitive, "segmented_scan");
+    EXPECT_EQ(plan[i].dtype, "int32");
+    EXPECT_EQ(plan[i].n, 1ll << 28);
+    EXPECT_EQ(plan[i].op, "sum");
+    EXPECT_EQ(plan[i].kind, "inclusive");
+    EXPECT_EQ(plan[i].dist, dists[i]);
+    EXPECT_EQ(ids(plan[i]), (std::vector<std::string>{"warp_head_flags", "onepass", "cub"}));
+  }
+  // The full preset ends with them, after the radix sort; the plain scan of the same
+  // type, size and operation is in it, so one run holds both.
+  const auto all = make_plan(parse({"--preset", "seeds"}), c);
+  ASSERT_EQ(all.size(), 29u + 10u + 6u);
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(all[39 + i].table, plan[i].table);
+  const auto scan = std::find_if(all.begin(), all.end(), [](const bench_case& t) {
+    return t.table == "scan: int32, 2^28 items, inclusive sum";
+  });
+  ASSERT_NE(scan, all.end());
+  EXPECT_EQ(scan->primitive, "scan");
+  EXPECT_EQ(scan->n, 1ll << 28);
+  // Filters narrow them like the others.
+  const auto both = make_plan(parse({"--preset", "seeds", "--primitive", "scan,segmented_scan", "--dtype", "int32",
+                                     "--variant", "onepass"}),
+                              c);
+  ASSERT_EQ(both.size(), 2u + 6u);  // the 2^30 and 2^28 scans (the single-block table has no onepass)
+  EXPECT_EQ(both[1].table, "scan: int32, 2^28 items, inclusive sum");
+  for (const auto& t : both) EXPECT_EQ(ids(t), std::vector<std::string>{"onepass"}) << t.table;
+  EXPECT_TRUE(make_plan(parse({"--preset", "seeds", "--primitive", "segmented_scan", "--dtype", "float"}), c).empty());
+}
+
+TEST(BenchSegmentedScanList, ShowsTheDistributionsAndTheForms) {
+  const std::string text = format_list(catalogue_with_segmented_scan());
+  EXPECT_NE(text.find("segmented_scan - a scan that restarts"), std::string::npos) << text;
+  EXPECT_NE(text.find("dists: uniform_1_1000, all_1, all_32, power_law, one_segment, with_empty (--dist; default "
+                      "uniform_1_1000)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  warp_head_flags  a warp per tile, head flags [forms: flags]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("[forms: flags, offsets, by key]"), std::string::npos) << text;
+  EXPECT_NE(text.find("[forms: by key]"), std::string::npos) << text;
+  EXPECT_EQ(format_list(catalogue_with_radix_sort()).find("forms:"), std::string::npos);
+}
+
+TEST(BenchSegmentedScanUsage, DocumentsTheDistributionsAndTheRows) {
+  const std::string u = usage_text();
+  for (const char* d : {"uniform_1_1000", "all_1", "all_32", "power_law", "one_segment", "with_empty"})
+    EXPECT_NE(u.find(d), std::string::npos) << d << "\n" << u;
+  EXPECT_NE(u.find("segmented_scan"), std::string::npos) << u;
+  EXPECT_NE(u.find("onepass (by key)"), std::string::npos) << u;
 }
 
 }  // namespace

@@ -53,6 +53,19 @@ std::vector<record> sample_records() {
                            {{"table", std::string("scan: single block")}, {"op", std::string("sum")}, {"kind", std::string("inclusive")},
                             {"passes", 1.0}, {"batch", 1ll << 16}, {"items_per_block", 1024ll}, {"us_per_block", 0.01}},
                            {0.65536, 0.6, 0.7}, 8.0 * (1024 << 16), copy, read));
+  // A segmented scan table: one row per (variant, form), the form in the label and in
+  // params.form; the bytes count the segment description too (here a flag per item).
+  const std::string table_s = "segmented_scan: int32, 2^28 items, inclusive sum, power_law";
+  r.push_back(timed_record("segmented_scan", "onepass (flags)", "int32", 1ll << 28,
+                           {{"table", table_s}, {"op", std::string("sum")}, {"kind", std::string("inclusive")},
+                            {"dist", std::string("power_law")}, {"form", std::string("flags")}, {"segments", 1000ll},
+                            {"passes", 1.0}},
+                           {0.6, 0.59, 0.62}, 9.0 * (1 << 28), copy, read));
+  r.push_back(failed_record("segmented_scan", "cub (by key)", "int32", 1ll << 28,
+                            {{"table", table_s}, {"op", std::string("sum")}, {"kind", std::string("inclusive")},
+                             {"dist", std::string("power_law")}, {"form", std::string("by_key")},
+                             {"segments", 1000ll}, {"passes", 1.0}},
+                            "first difference at index 7 of 268435456: expected 1, got 2"));
   return r;
 }
 
@@ -205,6 +218,34 @@ TEST(BenchReport, SortsShowKeysPerSecond) {
   EXPECT_NE(text.find("% of copy"), std::string::npos) << text;
   // Other tables keep their columns.
   EXPECT_EQ(format_tables(sample_records()).find("Gkeys/s"), std::string::npos);
+}
+}  // namespace
+}  // namespace onepass::bench
+
+// Segmented scan rows are labelled with their form; their rates are fractions of the copy.
+namespace onepass::bench {
+namespace {
+TEST(BenchReport, SegmentedScanRowsNameTheirForm) {
+  const std::string table = "segmented_scan: int32, 2^28 items, inclusive sum, all_32";
+  const long long n = 1ll << 28;
+  std::vector<record> r;
+  const std::pair<const char*, const char*> rows[] = {
+      {"warp_head_flags (flags)", "flags"}, {"onepass (flags)", "flags"}, {"onepass (offsets)", "offsets"},
+      {"onepass (by key)", "by_key"}, {"cub (by key)", "by_key"}};
+  for (const auto& [label, form] : rows)
+    r.push_back(timed_record("segmented_scan", label, "int32", n,
+                             {{"table", table}, {"op", std::string("sum")}, {"kind", std::string("inclusive")},
+                              {"dist", std::string("all_32")}, {"form", std::string(form)}, {"segments", n / 32},
+                              {"passes", 1.0}},
+                             {1.0, 1.0, 1.0}, 8.0 * n, 4000, 4400));
+  const std::string text = format_tables(r);
+  for (const auto& [label, form] : rows) EXPECT_NE(text.find(std::string(label) + " "), std::string::npos) << text;
+  EXPECT_NE(text.find("% of copy"), std::string::npos) << text;
+  EXPECT_NE(text.find("53.7%"), std::string::npos) << text;  // 2^31 bytes in 1 ms against 4000 GB/s
+  const std::string json = format_json(sample_info(), r);
+  EXPECT_NE(json.find("\"variant\": \"onepass (by key)\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"form\": \"by_key\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"segments\": 8388608"), std::string::npos) << json;
 }
 }  // namespace
 }  // namespace onepass::bench

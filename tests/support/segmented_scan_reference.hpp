@@ -44,7 +44,7 @@ inline const char* distribution_name(segment_distribution d) {
   return "?";
 }
 
-inline const std::vector<segment_distribution>& all_distributions() {
+inline const std::vector<segment_distribution>& all_segment_distributions() {
   static const std::vector<segment_distribution> all{
       segment_distribution::all_1,     segment_distribution::all_32,      segment_distribution::uniform_1_1000,
       segment_distribution::power_law, segment_distribution::one_segment, segment_distribution::with_empty};

@@ -27,16 +27,19 @@
 //   2. each thread scans its items, restarting at its heads; the block scans the thread
 //      totals as pairs (warp shuffles + one barrier);
 //   3. warp 0 publishes (PREFIX at once when the tile has a head) and, if the tile's first
-//      item is not a head, looks back; second barrier;
+//      item is not a head, looks back and hands the prefix over through shared memory
+//      at a named barrier that only the warps whose items need it join (the others go on
+//      to store);
 //   4. each thread folds the prefix into its items before its first head, makes them
 //      exclusive if asked, and the warp transposes back and stores (items in gaps are
-//      skipped, in tiles that have any).
+//      skipped, in warps that have any).
 // In place (out == in) is safe: a tile reads and writes only its own items.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+
 
 #include "onepass/agent/scan_tile.cuh"
 #include "onepass/block/block_exchange.cuh"
@@ -233,35 +236,58 @@ ONEPASS_HD constexpr unsigned long long encode_segment_error(index_t segment, se
   return ~(static_cast<unsigned long long>(segment) << 8 | static_cast<unsigned>(p));
 }
 
-// One thread per segment (grid-stride): checks the segment against n and its successor,
-// and marks the first item of a non-empty segment in `begins` and the item after it (when
-// inside the array) in `ends`. With null bitmaps it only checks. Segments must be in
-// order and must not overlap: begin[s] <= end[s] <= begin[s + 1].
+// Sets `bit` in bitmap word `word` (a word of -1: nothing to set) for every lane of the
+// warp, with one atomicOr per distinct word: consecutive segments mark neighbouring
+// items, so with short segments 32 lanes would otherwise hit the same word one after
+// another. All 32 lanes call it together.
+__device__ ONEPASS_FORCEINLINE void warp_set_bits(std::uint32_t* bitmap, long long word, unsigned bit) {
+  const unsigned same = __match_any_sync(full_warp_mask, word);
+  const unsigned bits = __reduce_or_sync(same, bit);
+  if (word >= 0 && lane_id() == __ffs(same) - 1) atomicOr(&bitmap[word], bits);
+}
+
+// One thread per segment (warps stride over the segments): checks the segment against n
+// and its successor, and marks the first item of a non-empty segment in `begins` and the
+// item after it (when inside the array) in `ends`. With null bitmaps it only checks.
+// Segments must be in order and must not overlap: begin[s] <= end[s] <= begin[s + 1].
 template <class Offset>
 __global__ void mark_segments_kernel(const Offset* begin, const Offset* end, index_t num_segments, index_t n,
                                      std::uint32_t* begins, std::uint32_t* ends, unsigned long long* error) {
   const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x;
-  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < num_segments; s += stride) {
-    // Compared as signed 64-bit: every offset of a valid call is in [0, n].
-    const auto b = static_cast<long long>(begin[s]);
-    const auto e = static_cast<long long>(end[s]);
-    // (An unsigned offset of 2^63 or more reads as negative here: out of range either way.)
-    segment_problem p = segment_problem::none;
-    if (b < 0 || b > n)
-      p = segment_problem::begin_out_of_range;
-    else if (e < 0 || e > n)
-      p = segment_problem::end_out_of_range;
-    else if (e < b)
-      p = segment_problem::end_before_begin;
-    else if (s + 1 < num_segments && static_cast<long long>(begin[s + 1]) < e)
-      p = segment_problem::out_of_order;
-    if (p != segment_problem::none) {
-      atomicMax(error, encode_segment_error(s, p));
-      continue;
+  // The loop is uniform per warp (the intrinsics in warp_set_bits need all 32 lanes).
+  for (index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + warp_id() * 32; first < num_segments;
+       first += stride) {
+    const index_t s = first + lane_id();
+    long long begin_word = -1, end_word = -1;
+    unsigned begin_bit = 0, end_bit = 0;
+    if (s < num_segments) {
+      // Compared as signed 64-bit: every offset of a valid call is in [0, n]. (An unsigned
+      // offset of 2^63 or more reads as negative here: out of range either way.)
+      const auto b = static_cast<long long>(begin[s]);
+      const auto e = static_cast<long long>(end[s]);
+      segment_problem p = segment_problem::none;
+      if (b < 0 || b > n)
+        p = segment_problem::begin_out_of_range;
+      else if (e < 0 || e > n)
+        p = segment_problem::end_out_of_range;
+      else if (e < b)
+        p = segment_problem::end_before_begin;
+      else if (s + 1 < num_segments && static_cast<long long>(begin[s + 1]) < e)
+        p = segment_problem::out_of_order;
+      if (p != segment_problem::none) {
+        atomicMax(error, encode_segment_error(s, p));
+      } else if (begins != nullptr && b < e) {
+        begin_word = b / 32;
+        begin_bit = 1u << (b % 32);
+        if (e < n) {
+          end_word = e / 32;
+          end_bit = 1u << (e % 32);
+        }
+      }
     }
-    if (begins == nullptr || b == e) continue;
-    atomicOr(&begins[b / 32], 1u << (b % 32));
-    if (e < n) atomicOr(&ends[e / 32], 1u << (e % 32));
+    if (begins == nullptr) continue;  // uniform
+    warp_set_bits(begins, begin_word, begin_bit);
+    warp_set_bits(ends, end_word, end_bit);
   }
 }
 
@@ -274,8 +300,19 @@ struct segmented_scan_shared {
   typename Heads::template storage<BlockThreads, ItemsPerThread> heads;
   typename block_scan<pair, BlockThreads>::storage scan;
   pair tile_prefix;
+  // Per warp, written before the block scan's barrier: does its first item begin a
+  // segment, does any of its items. Every thread reads them to count the warps that wait
+  // for the tile's prefix.
+  bool warp_first_head[BlockThreads / 32];
+  bool warp_any_head[BlockThreads / 32];
   index_t tile;
 };
+
+// Named barrier 1 over the first `warps` warps of the block (barrier 0 is __syncthreads).
+// Orders shared-memory accesses among them like __syncthreads.
+__device__ ONEPASS_FORCEINLINE void sync_first_warps(int warps) {
+  asm volatile("bar.sync 1, %0;" ::"r"(warps * 32) : "memory");
+}
 
 // Exclusive: out[i] = init op (the items of i's segment before i); otherwise the items of
 // i's segment up to and including i. Descriptors hold inclusive pairs without init.
@@ -332,6 +369,13 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   const std::uint32_t last_kind =
       last_head < 0 ? no_head : (((h.gaps >> last_head) & 1u) ? gap_head : segment_head);
 
+  {
+    const bool any_head = __any_sync(full_warp_mask, h.heads != 0);
+    if (lane == 0) {
+      shared.warp_first_head[warp] = h.heads & 1u;
+      shared.warp_any_head[warp] = any_head;
+    }
+  }
   block_scan<pair, BlockThreads> scan(shared.scan);
   pair thread_prefix, aggregate;
   const bool has_thread_prefix = scan.exclusive_prefix(pair{items[N - 1], last_kind}, seg, thread_prefix, aggregate);
@@ -361,25 +405,37 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
       }
     }
   }
-  __syncthreads();
 
-  // What precedes the thread's first item: the tile's prefix (only read when the tile's
-  // first item is not a head, in which case warp 0 wrote it) and the thread's prefix.
-  // Thread 0 of tile 0 has neither, and its first item is a head.
+  // A thread needs the tile's prefix when nothing before its first item, in the tile, is
+  // a head: its thread prefix has no head (thread 0 has none) and its first item is not
+  // one. Such threads fill the first `waiting` warps (those up to the first warp that
+  // starts with a head, or that holds one); only they meet warp 0 at a named barrier once
+  // it has the prefix, the others finish while warp 0 looks back. Usually waiting is 0
+  // or 1; with one long segment it is every warp. (The per-warp flags were written before
+  // the block scan's barrier.) Thread 0 of tile 0 never waits: item 0 is a head.
+  const bool needs_tile_prefix = (!has_thread_prefix || thread_prefix.head == no_head) && !(h.heads & 1u);
+  int waiting = 0;
+#pragma unroll
+  for (int w = 0; w < BlockThreads / 32; ++w) {
+    if (shared.warp_first_head[w]) break;
+    waiting = w + 1;
+    if (shared.warp_any_head[w]) break;
+  }
+  if (waiting > 1 && warp < waiting) {
+    sync_first_warps(waiting);
+  } else if (warp == 0) {
+    __syncwarp();  // lane 0's tile_prefix, for the other lanes
+  }
+
   pair seed{};
   bool has_seed = false;
   if (has_thread_prefix) {
     seed = thread_prefix;
     has_seed = true;
   }
-  if (!has_seed || seed.head == no_head) {
-    // Reached only when everything before this thread in the tile has no head, so the
-    // tile's first item is not a head and tile_prefix was written (or this is thread 0 of
-    // a tile whose first item is a head: then items[0] is a head and the seed is unused).
-    if (tid == 0 ? !(h.heads & 1u) : true) {
-      seed = has_seed ? seg(shared.tile_prefix, seed) : shared.tile_prefix;
-      has_seed = true;
-    }
+  if (needs_tile_prefix) {
+    seed = has_seed ? seg(shared.tile_prefix, seed) : shared.tile_prefix;
+    has_seed = true;
   }
 
   // Fold the seed into the items before the first head; for gap forms, work out which
@@ -403,13 +459,13 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     }
   }
 
-  bool tile_has_gaps = false;
-  if constexpr (Heads::has_gaps) tile_has_gaps = __syncthreads_or(uncovered != 0);
-  if (!tile_has_gaps) {
+  bool warp_has_gaps = false;
+  if constexpr (Heads::has_gaps) warp_has_gaps = __any_sync(full_warp_mask, uncovered != 0);
+  if (!warp_has_gaps) {
     exchange.blocked_to_striped(items, items);
     store_vector_striped<32, V>(out + warp_begin, items, lane, warp_valid);
   } else {
-    // Rare: only tiles that hold items outside every segment. Each thread writes its own
+    // Rare: only warps that hold items outside every segment. Each thread writes its own
     // covered items.
     T* mine = out + tile_begin + static_cast<index_t>(tid) * N;
 #pragma unroll

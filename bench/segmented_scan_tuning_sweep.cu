@@ -1,0 +1,152 @@
+// segmented_scan_tuning_sweep — tries tile shapes of the production segmented scan (head
+// flags) on several segment-length distributions, beside the plain production scan, CUB's
+// scan by key and the copy, all in one run; every output verified before it is timed,
+// timed like onepass-bench (bench/gpu.cuh).
+// Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
+// (docs/perf/segmented_scan.md).
+//   segmented_scan_tuning_sweep [log2_n=28]
+// int32 values at n and int64 values at n / 2, uint8 head flags, int32 keys for the by-key rows, inclusive sums. Rates
+// are bytes moved (values read and written, plus flags or keys read) over the time, as a
+// fraction of the plain production scan's rate in the same run (the issue's target).
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "gpu.cuh"
+#include "onepass/ladder/scan/registry.cuh"
+#include "onepass/ladder/segmented_scan/registry.cuh"
+#include "onepass/segmented_scan.cuh"
+#include "support/segmented_scan_reference.hpp"
+
+using namespace onepass;
+
+template <int Threads, int Items, int MinBlocks, int PrefetchMiB = 2>
+struct row {
+  static constexpr tuning::segmented_scan_tuning value{Threads, Items, 32, MinBlocks,
+                                                        static_cast<long long>(PrefetchMiB) << 20,
+                                                        tuning::segmented_scan_l2_prefetch_min_input_bytes};
+};
+
+template <class T>
+struct sweep {
+  long long n;
+  std::vector<T> values;
+  bench::device_array<T> in, out;
+  bench::timer& time;
+  double scan_gbps = 0;
+  int failures = 0;
+
+  sweep(long long n_, bench::timer& t) : n(n_), values(bench::random_input<T>(n_, 7)), in(n_), out(n_), time(t) {
+    in.upload(values);
+    const auto copy = time.run([&] {
+      ONEPASS_CUDA_TRY(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice, time.stream()));
+    });
+    const double copy_gbps = 2.0 * n * sizeof(T) / copy.median / 1e6;
+    const auto want = test::reference_scan(values, test::kind::inclusive, T{}, plus{});
+    const auto& scan = ladder::find_scan<T, plus>("onepass");
+    bench::device_array<unsigned char> ws(static_cast<long long>(scan.workspace_bytes(n)));
+    scan_gbps = measure("plain scan (onepass)", want, 0, [&] {
+      scan.run(in.get(), n, out.get(), ladder::scan_kind::inclusive, T{}, plus{}, workspace{ws.get(), ws.bytes()},
+               time.stream());
+    });
+    std::printf("%s n=%lld: copy %.0f GB/s, plain scan %.0f GB/s (%.1f%% of copy)\n", test::type_name<T>(), n,
+                copy_gbps, scan_gbps, 100 * scan_gbps / copy_gbps);
+  }
+
+  // Verifies, then times; returns GB/s (0 on a wrong answer).
+  template <class F>
+  double measure(const char* name, const std::vector<T>& want, double extra_bytes_per_item, F&& call) {
+    ONEPASS_CUDA_TRY(cudaMemset(out.get(), 0xA5, out.bytes()));
+    call();
+    ONEPASS_CUDA_TRY(cudaDeviceSynchronize());
+    std::vector<T> got(static_cast<std::size_t>(n));
+    ONEPASS_CUDA_TRY(cudaMemcpy(got.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
+    const std::string diff = test::first_difference(want, got);
+    if (!diff.empty()) {
+      std::printf("  %-24s FAILED %s\n", name, diff.c_str());
+      ++failures;
+      return 0;
+    }
+    const auto t = time.run(call);
+    const double gbps = (2.0 * sizeof(T) + extra_bytes_per_item) * n / t.median / 1e6;
+    if (scan_gbps > 0) std::printf("  %-24s %7.3f ms  %5.1f%% of the plain scan\n", name, t.median, 100 * gbps / scan_gbps);
+    return gbps;
+  }
+
+  void distribution(test::segment_distribution d) {
+    const auto offsets = test::csr_offsets(test::segment_lengths(d, n, 11));
+    const auto flags = test::head_flags_of(offsets, n);
+    const auto want = test::reference_segmented_scan(values, flags, test::kind::inclusive, T{}, plus{});
+    bench::device_array<std::uint8_t> d_flags(n);
+    d_flags.upload(flags);
+    bench::device_array<int> d_keys(n);
+    d_keys.upload(test::keys_of<int>(offsets, n, 12));
+    std::printf(" %s (%zu segments)\n", test::distribution_name(d), offsets.size() - 1);
+    auto try_row = [&](auto r) {
+      using Row = decltype(r);
+      constexpr auto v = Row::value;
+      char name[64];
+      std::snprintf(name, sizeof name, "flags %dx%d min %d L2+%lldMiB", v.block_threads, v.items_per_thread,
+                    v.min_blocks_per_sm, v.l2_prefetch_bytes >> 20);
+      bench::device_array<unsigned char> ws(
+          static_cast<long long>(onepass::detail::segmented_scan_plan<T, Row>::workspace_bytes(n)));
+      measure(name, want, 1, [&] {
+        onepass::detail::segmented_scan_dispatch<false, Row>(in.get(), n, out.get(),
+                                                             onepass::detail::flag_heads<std::uint8_t>{d_flags.get()},
+                                                             T{}, plus{}, workspace{ws.get(), ws.bytes()}, time.stream());
+      });
+    };
+    try_row(tuning::default_segmented_scan_tuning<T>{});
+    if constexpr (sizeof(T) == 4) {
+      try_row(row<256, 32, 0, 0>{});
+      try_row(row<256, 16, 4>{});
+      try_row(row<128, 32, 0>{});
+      try_row(row<256, 32, 3>{});
+    } else {
+      try_row(row<256, 16, 0, 0>{});
+      try_row(row<256, 8, 4>{});
+      try_row(row<256, 16, 2>{});
+      try_row(row<128, 16, 0>{});
+      try_row(row<128, 32, 0>{});  // (256 x 32 needs more than 48 KiB of static shared memory)
+    }
+    for (const char* id : {"onepass", "cub"}) {
+      const auto* v = ladder::find_segmented_scan<T, int, plus>(id);
+      if (v == nullptr) throw std::runtime_error(std::string("no segmented scan variant ") + id);
+      bench::device_array<unsigned char> ws(static_cast<long long>(v->workspace_bytes(n)));
+      measure((std::string(id) + " by key").c_str(), want, sizeof(int), [&] {
+        v->run_by_key(d_keys.get(), in.get(), n, out.get(), ladder::scan_kind::inclusive, T{}, plus{},
+                      workspace{ws.get(), ws.bytes()}, time.stream());
+      });
+    }
+  }
+};
+
+int main(int argc, char** argv) try {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "segmented_scan_tuning_sweep: no usable CUDA device\n");
+    return 2;
+  }
+  const long long n = 1ll << (argc > 1 ? std::atoi(argv[1]) : 28);
+  cudaStream_t stream;
+  ONEPASS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
+  int failures = 0;
+  const auto distributions = {test::segment_distribution::one_segment, test::segment_distribution::uniform_1_1000,
+                              test::segment_distribution::power_law, test::segment_distribution::all_1};
+  {
+    sweep<int> s(n, time);
+    for (auto d : distributions) s.distribution(d);
+    failures += s.failures;
+  }
+  {
+    sweep<long long> s(n / 2, time);  // the same bytes of values
+    for (auto d : distributions) s.distribution(d);
+    failures += s.failures;
+  }
+  return failures ? 1 : 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "segmented_scan_tuning_sweep: %s\n", e.what());
+  return 1;
+}
