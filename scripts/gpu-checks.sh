@@ -20,7 +20,7 @@ if [ -z "${ONEPASS_PREBUILT:-}" ]; then
 fi
 
 # 1. Every GPU test binary, whole (ctest also runs the CPU-only tests and the package check).
-gpu_tests="test_building_blocks test_scan test_scan_ladder test_validation test_reduce test_reduce_ladder test_reduce_validation test_rms_norm test_histogram test_histogram_ladder test_histogram_validation test_select test_select_validation test_select_ladder test_radix_sort test_radix_sort_ladder test_radix_sort_validation"
+gpu_tests="test_building_blocks test_scan test_scan_ladder test_validation test_reduce test_reduce_ladder test_reduce_validation test_rms_norm test_histogram test_histogram_ladder test_histogram_validation test_select test_select_validation test_select_ladder test_radix_sort test_radix_sort_ladder test_radix_sort_validation test_segmented_scan test_segmented_scan_ladder test_segmented_scan_validation"
 passed=0; failed=0; gpu_skips=0
 for bin in $gpu_tests; do
   "$build/tests/$bin" >"$logs/$bin.log" 2>&1
@@ -43,7 +43,9 @@ tests_line="$passed passed, $failed failed"
 #    the 12-byte struct, index predicates, graphs, stalled tiles), and the select ladder
 #    on int32 (every variant and operation, in place, index predicates), and the production
 #    radix sort (uint32 and double keys, several portions, stalled tiles, graphs) and its
-#    ladder on uint32 keys.
+#    ladder on uint32 keys, and the production segmented scan (int32 and double on every
+#    form and distribution, gaps, bad offsets, graphs, stalled tiles) and its ladder on
+#    int32.
 export ONEPASS_TEST_MAX_N=${ONEPASS_TEST_MAX_N:-20000}
 summary=""
 sanitizer_errors=0
@@ -60,7 +62,9 @@ for tool in memcheck racecheck synccheck initcheck; do
              "test_select --gtest_filter=SelectPublic/0.Partition:SelectPublic/0.InPlace:SelectPublic/6.Unique:Select.EmptyInput*:Select.PredicateReadsTheIndex:Select.WorkspaceStyleInCudaGraph:SelectStress.*" \
              "test_select_ladder --gtest_filter=SelectLadder.int32_*:SelectLadder.*Int32" \
              "test_radix_sort --gtest_filter=RadixSortPublic/0.*:RadixSortPublic/5.*:RadixSort.*:RadixSortStress.*" \
-             "test_radix_sort_ladder --gtest_filter=RadixSortLadder.uint32_*"; do
+             "test_radix_sort_ladder --gtest_filter=RadixSortLadder.uint32_*" \
+             "test_segmented_scan --gtest_filter=SegmentedScanPublic/0.*:SegmentedScanPublic/5.*:SegmentedScan.*:SegmentedScanStress.*:-*MoreThan2To31*" \
+             "test_segmented_scan_ladder --gtest_filter=SegmentedScanLadder.int32*"; do
     set -- $run
     bin=$1; shift
     log="$logs/sanitizer-$tool-$bin.log"
