@@ -28,9 +28,11 @@
 // The checks are the production API's, in its order and with its words: the counts and
 // pointers (the variant's item limit with them), the heads' own input, the workspace,
 // then the memory (which needs the runtime). The production variant gets them from the
-// API it calls; the others from check_segmented_scan_* below. So every variant rejects
-// bad input with onepass::invalid_argument naming the argument, before anything is
-// enqueued and, for the first three steps, without a GPU. Variants are workspace-style:
+// API it calls; the others call the same checks of the heads' input and of the memory
+// (device/dispatch_segmented_scan.cuh) and check_segmented_scan_values below, which adds
+// the variant's item limit. So every variant rejects bad input with
+// onepass::invalid_argument naming the argument, before anything is enqueued and, for
+// the first three steps, without a GPU. Variants are workspace-style:
 // they never allocate or synchronise.
 #pragma once
 
@@ -56,21 +58,6 @@ void check_segmented_scan_values(const char* id, index_t max_items, const T* in,
   onepass::detail::check_pointer(in, n, "in");
   onepass::detail::check_pointer(out, n, "out");
   onepass::detail::check_no_partial_overlap(in, out, n, "in", "out");
-}
-
-// A head source (flags or keys, named `name`): n items that the scan reads and never writes.
-template <class H, class T>
-void check_segmented_scan_heads(const H* heads, index_t n, const T* out, const char* name) {
-  onepass::detail::check_pointer(heads, n, name);
-  onepass::detail::check_no_overlap(heads, n, out, n, name, "out");
-}
-
-// What needs the runtime: every range is device or managed memory.
-template <class H, class T>
-void check_segmented_scan_memory(const T* in, const H* heads, index_t n, const T* out, const char* heads_name) {
-  onepass::detail::check_device_accessible(in, n, "in");
-  onepass::detail::check_device_accessible(out, n, "out");
-  onepass::detail::check_device_accessible(heads, n, heads_name);
 }
 
 // The CSR boundaries of the registry's offsets form. With no segment nothing is read, so

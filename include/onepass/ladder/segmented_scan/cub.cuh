@@ -54,9 +54,11 @@ struct cub_scan_by_key {
   static void run_by_key(const Key* keys, const T* in, index_t n, T* out, scan_kind kind, T init, Op op, Eq eq,
                          workspace ws, cudaStream_t stream) {
     detail::check_segmented_scan_values(id, no_limit, in, n, out);
-    detail::check_segmented_scan_heads(keys, n, out, "keys");
+    const onepass::detail::key_heads<Key, Eq> heads{keys, eq};
+    onepass::detail::check_heads(heads, n, out);
     onepass::detail::check_workspace(ws, workspace_bytes<T, Key, Op, Eq>(n));
-    detail::check_segmented_scan_memory(in, keys, n, out, "keys");
+    onepass::detail::check_segmented_scan_memory(in, n, out);
+    onepass::detail::check_heads_memory(heads, n);
     if (n == 0) return;
     std::size_t bytes = ws.bytes;
     const auto cub_op = detail::cub_operator<Op>::from(op);

@@ -139,9 +139,11 @@ struct warp_head_flags {
   static void run_flags(const T* in, const Flag* head_flags, index_t n, T* out, scan_kind kind, T init, Op op,
                         workspace ws, cudaStream_t stream) {
     detail::check_segmented_scan_values(id, max_items, in, n, out);
-    detail::check_segmented_scan_heads(head_flags, n, out, "head_flags");
+    const onepass::detail::flag_heads<Flag> heads{head_flags};
+    onepass::detail::check_heads(heads, n, out);
     onepass::detail::check_workspace(ws, workspace_bytes<T>(n));
-    detail::check_segmented_scan_memory(in, head_flags, n, out, "head_flags");
+    onepass::detail::check_segmented_scan_memory(in, n, out);
+    onepass::detail::check_heads_memory(heads, n);
     if (n == 0) return;
 
     const bool exclusive = kind == scan_kind::exclusive;
