@@ -2,10 +2,11 @@
 // per block; pipelined) at one size, CUB and the copy in the same run; each output verified before it is timed,
 // timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/scan_tuning.cuh (docs/perf/scan.md).
-//   scan_tuning_sweep [log2_n=28] [rows=large|small]
+//   scan_tuning_sweep [log2_n=28] [rows=large|small|lookback]
 // (int64 runs at half the count, so both types move the same bytes.) "large" compares
 // tile shapes and prefetch distances of the lookback agents; "small" compares the
-// production row (single-wave agent where it fits) with the lookback agents alone.
+// production row (single-wave agent where it fits) with the lookback agents alone;
+// "lookback" compares the pipelined agent's lookback windows of 32 and 64 tiles.
 #include <cstdio>
 #include <string>
 
@@ -18,10 +19,18 @@ using namespace onepass;
 // Pipelined rows are forced at every size (minimum tiles per block 0), so a size sweep
 // compares the two agents directly; the single-wave agent only where a row asks for it.
 template <int Threads, int Items, unsigned Backoff, int MinBlocks = 0, bool Pipelined = false, int PrefetchMiB = 0,
-          bool SingleWave = false>
+          bool SingleWave = false, int PipelineLookbackTilesPerLane = 1>
 struct row {
-  static constexpr tuning::scan_tuning value{Threads, Items, Backoff, MinBlocks, Pipelined, 0,
-                                              static_cast<long long>(PrefetchMiB) << 20, 0, SingleWave};
+  static constexpr tuning::scan_tuning value{Threads,
+                                              Items,
+                                              Backoff,
+                                              MinBlocks,
+                                              Pipelined,
+                                              0,
+                                              static_cast<long long>(PrefetchMiB) << 20,
+                                              0,
+                                              SingleWave,
+                                              PipelineLookbackTilesPerLane};
 };
 
 // The production row with the single-wave agent turned off: what it replaces.
@@ -62,22 +71,22 @@ struct sweep {
     ONEPASS_CUDA_TRY(cudaMemcpy(got.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
     const std::string diff = test::first_difference(expected, got);
     if (!diff.empty()) {
-      std::printf("  %-22s FAILED %s\n", name, diff.c_str());
+      std::printf("  %-44s FAILED %s\n", name, diff.c_str());
       ++failures;
       return;
     }
     const auto t = time.run(call);
     const double gbps = 2.0 * n * sizeof(T) / t.median / 1e6;
-    std::printf("  %-22s %7.3f ms  %5.1f%% of copy\n", name, t.median, 100 * gbps / copy_gbps);
+    std::printf("  %-44s %7.3f ms  %5.1f%% of copy\n", name, t.median, 100 * gbps / copy_gbps);
   }
 
   template <class Row>
   void try_row() {
     constexpr auto r = Row::value;
     char name[64];
-    std::snprintf(name, sizeof name, "%dx%d %s%s L2+%lldMiB", r.block_threads, r.items_per_thread,
+    std::snprintf(name, sizeof name, "%dx%d %s%s L2+%lldMiB lb%d", r.block_threads, r.items_per_thread,
                   r.single_wave ? "single wave/" : "", r.pipelined ? "pipelined" : "one tile",
-                  r.l2_prefetch_bytes >> 20);
+                  r.l2_prefetch_bytes >> 20, r.pipelined ? 32 * r.pipeline_lookback_tiles_per_lane : 32);
     bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::scan_plan<T, Row>::workspace_bytes(n)));
     measure(name, [&] {
       onepass::detail::scan_dispatch<false, Row>(in.get(), n, out.get(), T{}, plus{}, workspace{ws.get(), ws.bytes()}, time.stream());
@@ -120,8 +129,29 @@ int main(int argc, char** argv) try {
     failures += l.failures;
     return failures ? 1 : 0;
   }
+  if (rows == "lookback") {
+    // The pipelined agent's lookback window (32 or 64 tiles per round trip) against the
+    // one-tile agent and CUB, on the production shapes with a 2 MiB prefetch.
+    {
+      sweep<int> s(n, time);
+      s.try_cub();
+      s.try_row<row<256, 32, 32, 5, false, 2>>();
+      s.try_row<row<256, 32, 32, 0, true, 2>>();
+      s.try_row<row<256, 32, 32, 0, true, 2, false, 2>>();
+      failures += s.failures;
+    }
+    {
+      sweep<long long> s(n / 2, time);
+      s.try_cub();
+      s.try_row<row<256, 16, 32, 4, false, 2>>();
+      s.try_row<row<256, 16, 32, 0, true, 2>>();
+      s.try_row<row<256, 16, 32, 0, true, 2, false, 2>>();
+      failures += s.failures;
+    }
+    return failures ? 1 : 0;
+  }
   if (rows != "large") {
-    std::fprintf(stderr, "scan_tuning_sweep: rows must be large or small, not %s\n", rows.c_str());
+    std::fprintf(stderr, "scan_tuning_sweep: rows must be large, small or lookback, not %s\n", rows.c_str());
     return 2;
   }
   {

@@ -218,6 +218,17 @@ struct forced_pipeline {
   }();
 };
 
+// The same with the lookback reading 4 descriptors a lane (windows of 128 tiles), so the
+// window's folding across lanes and within a lane, and its waits, are tested too.
+template <class T>
+struct forced_pipeline_wide_lookback {
+  static constexpr tuning::scan_tuning value = [] {
+    tuning::scan_tuning t = forced_pipeline<T>::value;
+    t.pipeline_lookback_tiles_per_lane = 4;
+    return t;
+  }();
+};
+
 // The one-tile-per-block agent (not the single-wave one) with the L2 prefetch forced on
 // at every size.
 template <class T>
@@ -261,6 +272,8 @@ TEST(ScanStress, StalledTilesNeitherDeadlockNorReadStaleValues) {
   check_stalled<double, onepass::plus, forced_pipeline<double>>(n, onepass::plus{});
   check_stalled<affine, compose, forced_pipeline<affine>>(n, compose{});
   check_stalled<unsigned, onepass::plus, forced_prefetch_one_tile<unsigned>>(n, onepass::plus{});
+  check_stalled<unsigned, onepass::plus, forced_pipeline_wide_lookback<unsigned>>(n, onepass::plus{});
+  check_stalled<affine, compose, forced_pipeline_wide_lookback<affine>>(n, compose{});
 }
 
 // --- the pipelined agent (and the prefetching one-tile agent) at every size --------------
@@ -309,6 +322,8 @@ TEST(ScanPipelined, EverySizeTypeAndKindInPlaceOrNot) {
   check_pipelined<long long, onepass::minimum>(4);
   check_pipelined<double, onepass::plus>(5);
   check_pipelined<affine, compose>(6);  // non-commutative: any reordering shows
+  check_pipelined<int, onepass::plus, forced_pipeline_wide_lookback>(7);
+  check_pipelined<affine, compose, forced_pipeline_wide_lookback>(8);
 }
 
 TEST(ScanPrefetch, OneTileAgentEverySizeAndKindInPlaceOrNot) {

@@ -7,23 +7,34 @@
 //
 // Here a block stays resident and works on three tiles at once, one per shared-memory
 // stage, each step:
-//   C: claims a new tile and starts its loads (cp.async, global -> shared);
-//   B: waits for the tile claimed one step earlier, reduces it and publishes its
+//   C: starts the loads of the tile claimed during the last step (cp.async, global ->
+//      shared);
+//   B: waits for the tile started one step earlier, reduces it and publishes its
 //      AGGREGATE;
-//   A: scans the tile claimed two steps earlier (its aggregate is already out), looks
-//      back, publishes its PREFIX, and stores it.
-// So C's loads are in flight during A's lookback, and every tile's aggregate is
-// published a step before the tile's own lookback. With each claim the block also asks L2
-// to prefetch a tile further ahead (tuning: l2_prefetch_bytes), so C's loads mostly hit
-// L2: the bytes in flight are no longer capped by what the blocks can hold.
-// The order matters: an earlier
+//   A: scans the tile started two steps earlier (its aggregate is already out), looks
+//      back, publishes its PREFIX, and stores it; during the lookback, the first thread of
+//      warp 1 claims the next step's C.
+// So C's loads are in flight during A's lookback, every tile's aggregate is published a
+// step before the tile's own lookback, and the claim's round trip to L2 overlaps the
+// lookback's instead of opening the next step (+1.5 to +2.7 points of the copy on an
+// H200, docs/perf/scan.md). With each claim the block also asks L2 to prefetch a tile
+// further ahead (tuning: l2_prefetch_bytes), so C's loads mostly hit L2: the bytes in
+// flight are no longer capped by what the blocks can hold. The order matters: an earlier
 // version published a claimed-ahead tile's aggregate only when it became the current
-// tile, and lookbacks across the GPU then waited on each other (40% of copy).
+// tile, and lookbacks across the GPU then waited on each other (40% of copy). Claiming
+// half a step early, as here, is not that: the tile's loads still start at the next
+// step, and its aggregate goes out a step later, as before.
 //
-// No deadlock: each block claims tiles in increasing order, so its A < B < C. The
-// smallest tile without a published prefix is therefore some block's A (if it were a
-// B or C, that block's A would be smaller and unfinished), and an A waits only for
-// descriptors of smaller tiles, which all have at least their aggregate out.
+// What the rest of the gap to the copy on an H200 is: the lookback's descriptor round
+// trip (~0.85 us there) on the block's critical path. The same kernel with no lookback
+// reaches 96% of the copy; a ninth warp that looked back off the data warps' path, and an
+// early snapshot of the descriptors, were both slower (docs/perf/scan.md).
+//
+// No deadlock: each block claims tiles in increasing order, so its A < B < C (< the next
+// C, claimed during A's lookback). Take the smallest tile m without a published prefix:
+// its block's earlier tiles all have theirs, so the block reaches m's scan waiting only
+// on its own loads, and m's lookback finds only PREFIX descriptors below m. So m gets its
+// prefix, and by induction every tile does.
 //
 // Shared layout: a stage is the tile's bytes with a 16-byte pad after every 128 bytes,
 // which makes both the blocked accesses (a thread's 16-byte chunks are consecutive) and
@@ -65,7 +76,8 @@ struct scan_pipeline_layout {
 
 // in and out 16-byte aligned. Any grid size works (see above); the dispatcher launches
 // as many blocks as are resident at once.
-template <class T, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay>
+template <class T, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
+          int LookbackTilesPerLane = 1>
 __global__ void __launch_bounds__(
     BlockThreads, (scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
     scan_pipeline_kernel(const T* in, T* out, index_t n, T init, Op op,
@@ -140,13 +152,19 @@ __global__ void __launch_bounds__(
     }
   };
 
-  // Prologue: tiles for stages 0 (A of step 0) and 1 (B of step 0) claimed and loading;
-  // stage 0's aggregate published.
+  auto claim_into = [&](int s) {
+    claimed[s] = counter.claim();
+    prefetch_tile_l2(in, claimed[s], prefetch_tiles, layout::tile_bytes, total_bytes);
+  };
+  // The thread that claims during the lookback: the first of warp 1 (warp 0 looks back).
+  constexpr int lookback_claimer = BlockThreads > 32 ? 32 : 0;
+
+  // Prologue: tiles for stages 0, 1 and 2 (A, B and C of step 0) claimed, the first two
+  // loading; stage 0's aggregate published.
   if (tid == 0) {
-    claimed[0] = counter.claim();
-    claimed[1] = counter.claim();
-    prefetch_tile_l2(in, claimed[0], prefetch_tiles, layout::tile_bytes, total_bytes);
-    prefetch_tile_l2(in, claimed[1], prefetch_tiles, layout::tile_bytes, total_bytes);
+    claim_into(0);
+    claim_into(1);
+    claim_into(2);
   }
   __syncthreads();
   start_loads(0, claimed[0]);
@@ -155,11 +173,7 @@ __global__ void __launch_bounds__(
 
   for (int step = 0;; ++step) {
     const int a = step % S, b = (step + 1) % S, c = (step + 2) % S;
-    if (tid == 0) {
-      claimed[c] = counter.claim();
-      prefetch_tile_l2(in, claimed[c], prefetch_tiles, layout::tile_bytes, total_bytes);
-    }
-    __syncthreads();  // the claim is visible; stage c (last step's A) is no longer read
+    __syncthreads();  // the last claim is visible; stage c (last step's A) is no longer read
     const index_t tile = claimed[a];
     if (tile >= tiles) break;  // uniform; later claims are larger still
     start_loads(c, claimed[c]);
@@ -172,8 +186,12 @@ __global__ void __launch_bounds__(
     T thread_prefix, aggregate;
     const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
     const bool has_tile_prefix = Exclusive || tile > 0;
+    // The next step's C goes into slot a: every thread read claimed[a] before the
+    // barriers of publish_aggregate, and the barrier below publishes the new claim.
+    if (tid == lookback_claimer) claim_into(a);
     if (warp == 0)  // the aggregate went out a step ago
-      resolve_tile_prefix<Exclusive, false>(state, tile, aggregate, init, op, backoff_ns, delay, tile_prefix);
+      resolve_tile_prefix<Exclusive, false, LookbackTilesPerLane>(state, tile, aggregate, init, op, backoff_ns,
+                                                                  delay, tile_prefix);
     __syncthreads();  // the tile's prefix is known
     scan_t::template apply_prefixes<Exclusive>(items, has_tile_prefix, tile_prefix, has_thread_prefix,
                                                thread_prefix, op);

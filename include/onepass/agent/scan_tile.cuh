@@ -26,7 +26,8 @@ namespace onepass::detail {
 // tile's exclusive prefix in `tile_prefix` (shared memory) for the block. Tile 0 has no
 // predecessor: it publishes its prefix at once, and its exclusive prefix is init (used
 // only by exclusive scans). The caller's barrier after this makes tile_prefix visible.
-template <bool Exclusive, bool PublishAggregate, class T, class Op, class Delay>
+// LookbackTilesPerLane: the lookback's window (lookback_warp), from the caller's tuning.
+template <bool Exclusive, bool PublishAggregate, int LookbackTilesPerLane = 1, class T, class Op, class Delay>
 __device__ ONEPASS_FORCEINLINE void resolve_tile_prefix(lookback::tile_state<T>& state, index_t tile,
                                                         const T& aggregate, const T& init, Op op,
                                                         unsigned backoff_ns, const Delay& delay,
@@ -44,7 +45,7 @@ __device__ ONEPASS_FORCEINLINE void resolve_tile_prefix(lookback::tile_state<T>&
     delay(tile, lookback::tile_status::aggregate);
     state.publish(tile, lookback::tile_status::aggregate, aggregate);
   }
-  const T prefix = lookback::lookback_warp(state, tile, op, backoff_ns);
+  const T prefix = lookback::lookback_warp<LookbackTilesPerLane>(state, tile, op, backoff_ns);
   if (leader) {
     delay(tile, lookback::tile_status::prefix);
     state.publish(tile, lookback::tile_status::prefix, op(prefix, aggregate));

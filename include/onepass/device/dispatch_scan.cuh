@@ -109,9 +109,10 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
       plan::tile_items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
       plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), is_vector_aligned(in));
   if constexpr (plan::tuning.pipelined && 16 % sizeof(T) == 0) {
-    constexpr auto kernel = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay>;
+    constexpr auto kernel = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay,
+                                                 plan::tuning.pipeline_lookback_tiles_per_lane>;
     constexpr int shared_bytes = scan_pipeline_layout<T, threads, items>::shared_bytes;
-    // With few tiles per resident block the pipeline never fills (a block claims two
+    // With few tiles per resident block the pipeline never fills (a block claims three
     // tiles up front) and one tile per block is faster (docs/perf/scan.md).
     const index_t resident = aligned ? resident_blocks<kernel>(threads, shared_bytes) : 0;
     if (aligned && tiles >= plan::tuning.pipeline_min_tiles_per_block * resident) {

@@ -167,43 +167,65 @@ ONEPASS_HD std::uint32_t lookback_counts(const count_state<Interleave>& state, i
 }
 
 #if defined(__CUDACC__)
-// A whole warp walks back 32 predecessors at a time: lane l reads tile w - 31 + l of the
-// window ending at w (lane 31 is the nearest). The window is usable once some PREFIX lies
-// above every still-INVALID lane; the lanes from the highest PREFIX to 31 are then
-// reduced in order with one warp reduction. Returns the combination of all items of
-// tiles [0, tile) in every lane. Requires tile > 0; all 32 lanes must call it.
-// first_backoff_ns: the first pause between polls (see backoff).
-template <class T, class Op>
+// A whole warp walks back 32 * TilesPerLane predecessors at a time: lane l reads the
+// TilesPerLane consecutive tiles that start at position l * TilesPerLane of the window
+// ending at w (so the last lane holds the nearest tiles; one lane's reads are one
+// contiguous run of descriptors). The window is usable once some PREFIX lies above every
+// still-INVALID tile; the tiles from the highest PREFIX to w are then folded in order:
+// each lane folds its own tiles, one warp reduction the lanes. Returns the combination
+// of all items of tiles [0, tile) in every lane. Requires tile > 0; all 32 lanes must
+// call it. first_backoff_ns: the first pause between polls (see backoff).
+//
+// Why wider windows: a lookback ends at the nearest PREFIX, which lies further back the
+// faster tiles are claimed, and each window read is one L2 round trip (about 0.9 us per
+// poll during a full-bandwidth scan on an H200). Measured there: 64 tiles a window gained
+// a little for 4-byte values; 128 and 256 lost everywhere, every poll then reading and
+// folding 1-2 KiB of descriptors (docs/perf/scan.md). TilesPerLane == 1 is the classic
+// one-tile-per-lane walk.
+template <int TilesPerLane = 1, class T, class Op>
 __device__ T lookback_warp(const tile_state<T>& state, index_t tile, Op op,
                            unsigned first_backoff_ns = 32) {
+  static_assert(TilesPerLane >= 1, "a lane reads at least one tile");
+  constexpr int K = TilesPerLane;
+  constexpr int window = 32 * K;
   const int lane = detail::lane_id();
   index_t window_end = tile - 1;
   T running{};
   bool have_running = false;
   for (;;) {
-    const index_t mine = window_end - 31 + lane;
-    T value{};
-    tile_status s = tile_status::prefix;  // tiles before 0 never count: tile 0 is PREFIX
+    const index_t lane_first = window_end - (window - 1) + static_cast<index_t>(lane) * K;
+    T values[K];
+    int top_prefix, top_invalid;  // highest window position (0 ... window - 1) of each; -1: none
     unsigned ns = first_backoff_ns;
-    unsigned prefix_lanes, invalid_lanes;
     for (;;) {
-      if (mine >= 0) s = state.try_read(mine, value);
-      prefix_lanes = __ballot_sync(detail::full_warp_mask, s == tile_status::prefix);
-      invalid_lanes = __ballot_sync(detail::full_warp_mask, s == tile_status::invalid);
-      // Ready when no INVALID lane sits above the highest PREFIX lane (the lanes that will
-      // be reduced), i.e. the highest INVALID lane is below the highest PREFIX lane.
-      const int top_invalid = invalid_lanes ? 31 - __clz(invalid_lanes) : -1;
-      const int top_prefix = prefix_lanes ? 31 - __clz(prefix_lanes) : -1;
+      int lane_prefix = -1, lane_invalid = -1;
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        values[k] = T{};
+        tile_status s = tile_status::prefix;  // tiles before 0 never count: tile 0 is PREFIX
+        if (lane_first + k >= 0) s = state.try_read(lane_first + k, values[k]);
+        if (s == tile_status::prefix) lane_prefix = lane * K + k;
+        if (s == tile_status::invalid) lane_invalid = lane * K + k;
+      }
+      top_prefix = __reduce_max_sync(detail::full_warp_mask, lane_prefix);
+      top_invalid = __reduce_max_sync(detail::full_warp_mask, lane_invalid);
+      // Ready when no INVALID tile sits above the highest PREFIX (the tiles that will be
+      // folded), or when the window holds neither (all AGGREGATE: fold, walk on).
       if (top_invalid < 0 || top_invalid < top_prefix) break;
       backoff(ns);
     }
-    const int first = prefix_lanes ? 31 - __clz(prefix_lanes) : 0;
-    const T suffix = warp_reduce<T>::reduce_to_lane0(value, op);  // lane i: lanes [i, 31]
-    const T window = detail::shfl_idx(suffix, first);
-    running = have_running ? op(window, running) : window;
+    const int first = top_prefix < 0 ? 0 : top_prefix;  // fold window positions [first, window)
+    T mine = values[K - 1];  // lanes wholly below `first` hold garbage that is never read
+#pragma unroll
+    for (int k = K - 2; k >= 0; --k) {
+      if (lane * K + k >= first) mine = op(values[k], mine);
+    }
+    const T suffix = warp_reduce<T>::reduce_to_lane0(mine, op);  // lane i: lanes [i, 31]
+    const T folded = detail::shfl_idx(suffix, first / K);
+    running = have_running ? op(folded, running) : folded;
     have_running = true;
-    if (prefix_lanes) return running;
-    window_end -= 32;
+    if (top_prefix >= 0) return running;
+    window_end -= window;
   }
 }
 #endif

@@ -47,6 +47,10 @@ struct scan_tuning {
   // barrier in place of the lookback (agent/scan_single_wave.cuh): no workspace clearing,
   // one launch. Tests turn it off to run the lookback agents at small sizes.
   bool single_wave = true;
+  // The pipelined agent's lookback window: each lane of the looking-back warp reads this
+  // many consecutive descriptors per round trip (lookback::lookback_warp), 32 times that
+  // in all. The one-tile agent always reads 32 (64 cost it 3-13 points on an H200).
+  int pipeline_lookback_tiles_per_lane = 1;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
 };
 
@@ -54,9 +58,15 @@ inline constexpr long long scan_l2_prefetch_bytes = 2ll << 20;
 inline constexpr long long scan_l2_prefetch_min_input_bytes = 128ll << 20;
 
 // The table used for compute capability 8.0 and newer (the tuning was measured on 9.0).
+// Pipelined lookback windows: 64 tiles for 4-byte types (+0.2 to +0.8 points of the copy
+// at 2^28-2^30 on an H200 in three runs), 32 for 8-byte types (64 went -1.1 to +0.6 in the
+// same runs: no clear gain; their descriptors are two words a tile). 128 and 256 lost in
+// every row (docs/perf/scan.md).
 constexpr scan_tuning scan_tuning_for_size(std::size_t element_bytes) {
-  if (element_bytes <= 4) return {256, 32, 32, 5, true, 4, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes};
-  if (element_bytes <= 8) return {256, 16, 32, 4, true, 4, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes};
+  if (element_bytes <= 4)
+    return {256, 32, 32, 5, true, 4, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 2};
+  if (element_bytes <= 8)
+    return {256, 16, 32, 4, true, 4, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 1};
   return {128, 4, 32, 0, false};
 }
 
