@@ -5,9 +5,9 @@
 // one 32-bit mask) and a multiple of the 128-bit vector width of the values. Measured
 // with bench/segmented_scan_tuning_sweep on an H100 (docs/perf/segmented_scan.md):
 // 4-byte values 256 x 32 (one segment 85% of the plain scan's rate against 75-80% at
-// 256 x 16; 128 x 32 within run-to-run noise of it). The 8-byte row is the first shape
-// tried; 128 x 32 measured 10-16 points faster in the sweep but has not been through the
-// test suite on a GPU yet, so it is not the default.
+// 256 x 16; 128 x 32 within run-to-run noise of it). 8-byte values 128 x 32, the same 256
+// bytes a thread: 10-16 points of the plain scan's rate faster than the first row tried
+// (256 x 8, 4 blocks per SM, which spilled).
 #pragma once
 
 #include <cstddef>
@@ -34,7 +34,7 @@ constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t eleme
   if (element_bytes <= 4)
     return {256, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes};
   if (element_bytes <= 8)
-    return {256, 8, 32, 4, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes};
+    return {128, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes};
   return {128, 4, 32, 0};
 }
 
