@@ -12,18 +12,20 @@
 //   B: waits for the tile started one step earlier, reduces it and publishes its
 //      AGGREGATE;
 //   A: scans the tile started two steps earlier (its aggregate is already out), looks
-//      back, publishes its PREFIX, and stores it; during the lookback, the first thread of
+//      back, publishes its PREFIX, and stores it; while it stores, the first thread of
 //      warp 1 claims the next step's C.
 // So C's loads are in flight during A's lookback, every tile's aggregate is published a
 // step before the tile's own lookback, and the claim's round trip to L2 overlaps the
-// lookback's instead of opening the next step (+1.5 to +2.7 points of the copy on an
-// H200, docs/perf/scan.md). With each claim the block also asks L2 to prefetch a tile
-// further ahead (tuning: l2_prefetch_bytes), so C's loads mostly hit L2: the bytes in
-// flight are no longer capped by what the blocks can hold. The order matters: an earlier
-// version published a claimed-ahead tile's aggregate only when it became the current
-// tile, and lookbacks across the GPU then waited on each other (40% of copy). Claiming
-// half a step early, as here, is not that: the tile's loads still start at the next
-// step, and its aggregate goes out a step later, as before.
+// stores instead of opening the next step. Claiming earlier still, during the lookback,
+// gained 2-3 points on an H200 but cost 9 on an H100, where the lookbacks' polls of
+// not-yet-published descriptors went from 0.05 to about 1 a tile: a tile claimed half a
+// step before its loads start publishes its aggregate late whenever its block's lookback
+// runs long, and its successors wait on it (docs/perf/scan.md). The same lesson at full
+// strength: an earlier version published a claimed-ahead tile's aggregate only when it
+// became the current tile, and lookbacks across the GPU waited on each other (40% of
+// copy). With each tile's loads the block also asks L2 to prefetch a tile further ahead
+// (tuning: l2_prefetch_bytes), so C's loads mostly hit L2: the bytes in flight are no
+// longer capped by what the blocks can hold.
 //
 // What the rest of the gap to the copy on an H200 is: the lookback's descriptor round
 // trip (~0.85 us there) on the block's critical path. The same kernel with no lookback
@@ -31,7 +33,7 @@
 // early snapshot of the descriptors, were both slower (docs/perf/scan.md).
 //
 // No deadlock: each block claims tiles in increasing order, so its A < B < C (< the next
-// C, claimed during A's lookback). Take the smallest tile m without a published prefix:
+// C, claimed during A's stores). Take the smallest tile m without a published prefix:
 // its block's earlier tiles all have theirs, so the block reaches m's scan waiting only
 // on its own loads, and m's lookback finds only PREFIX descriptors below m. So m gets its
 // prefix, and by induction every tile does.
@@ -105,8 +107,11 @@ __global__ void __launch_bounds__(
   // contiguous bytes. Bytes past the end are zeros (a prefix never depends on later
   // items, so only the last tile's aggregate, read by nobody, sees them). The barrier
   // after cp_async_wait publishes the plain shared stores of the partial chunk too.
+  // The L2 prefetch goes out with a tile's loads, not with its claim, so that its
+  // distance ahead of the loads does not depend on when claims are made.
   auto start_loads = [&](int s, index_t tile) {
     if (tile < tiles) {
+      if (tid == 0) prefetch_tile_l2(in, tile, prefetch_tiles, layout::tile_bytes, total_bytes);
       unsigned char* dst = stage_at(s);
       const char* src = reinterpret_cast<const char*>(in);
       const index_t tile_begin = tile * layout::tile_bytes;
@@ -152,12 +157,9 @@ __global__ void __launch_bounds__(
     }
   };
 
-  auto claim_into = [&](int s) {
-    claimed[s] = counter.claim();
-    prefetch_tile_l2(in, claimed[s], prefetch_tiles, layout::tile_bytes, total_bytes);
-  };
-  // The thread that claims during the lookback: the first of warp 1 (warp 0 looks back).
-  constexpr int lookback_claimer = BlockThreads > 32 ? 32 : 0;
+  auto claim_into = [&](int s) { claimed[s] = counter.claim(); };
+  // The thread that claims each next tile: the first of warp 1 (thread 0 publishes).
+  constexpr int claimer = BlockThreads > 32 ? 32 : 0;
 
   // Prologue: tiles for stages 0, 1 and 2 (A, B and C of step 0) claimed, the first two
   // loading; stage 0's aggregate published.
@@ -186,9 +188,6 @@ __global__ void __launch_bounds__(
     T thread_prefix, aggregate;
     const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
     const bool has_tile_prefix = Exclusive || tile > 0;
-    // The next step's C goes into slot a: every thread read claimed[a] before the
-    // barriers of publish_aggregate, and the barrier below publishes the new claim.
-    if (tid == lookback_claimer) claim_into(a);
     if (warp == 0)  // the aggregate went out a step ago
       resolve_tile_prefix<Exclusive, false, LookbackTilesPerLane>(state, tile, aggregate, init, op, backoff_ns,
                                                                   delay, tile_prefix);
@@ -199,6 +198,12 @@ __global__ void __launch_bounds__(
     for (int j = 0; j < C; ++j) std::memcpy(stage_at(a) + layout::chunk_offset(tid * C + j), &items[j * V], 16);
     __syncthreads();  // the scanned tile is in stage a
 
+    // The next step's C: claimed now, after the step's last barrier (a barrier waits for a
+    // participant's outstanding atomic), so that its round trip overlaps the stores; it
+    // goes into slot a, whose tile every thread holds in `tile`, and the barrier at the
+    // next step's start publishes it.
+    index_t next_claim = 0;
+    if (tid == claimer) next_claim = counter.claim();
     char* dst = reinterpret_cast<char*>(out);
     const index_t tile_begin = tile * layout::tile_bytes;
 #pragma unroll
@@ -213,6 +218,7 @@ __global__ void __launch_bounds__(
           std::memcpy(dst + begin + byte, from + byte, sizeof(T));
       }
     }
+    if (tid == claimer) claimed[a] = next_claim;
   }
   cp_async_wait<0>();  // no copy may outlive the block
 }

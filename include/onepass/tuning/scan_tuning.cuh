@@ -58,10 +58,10 @@ inline constexpr long long scan_l2_prefetch_bytes = 2ll << 20;
 inline constexpr long long scan_l2_prefetch_min_input_bytes = 128ll << 20;
 
 // The table used for compute capability 8.0 and newer (the tuning was measured on 9.0).
-// Pipelined lookback windows: 64 tiles for 4-byte types (+0.2 to +0.8 points of the copy
-// at 2^28-2^30 on an H200 in three runs), 32 for 8-byte types (64 went -1.1 to +0.6 in the
-// same runs: no clear gain; their descriptors are two words a tile). 128 and 256 lost in
-// every row (docs/perf/scan.md).
+// Pipelined lookback windows: 64 tiles for 4-byte types (+0.2 to +1.2 points of the copy
+// at 2^28-2^30 on an H200 in four runs, -0.2 on an H100), 32 for 8-byte types (64 went
+// -1.1 to +0.6: no clear gain; their descriptors are two words a tile). 128 and 256 lost
+// in every row (docs/perf/scan.md).
 constexpr scan_tuning scan_tuning_for_size(std::size_t element_bytes) {
   if (element_bytes <= 4)
     return {256, 32, 32, 5, true, 4, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 2};
