@@ -177,7 +177,7 @@ ONEPASS_HD std::uint32_t lookback_counts(const count_state<Interleave>& state, i
 // call it. first_backoff_ns: the first pause between polls (see backoff).
 //
 // Why wider windows: a lookback ends at the nearest PREFIX, which lies further back the
-// faster tiles are claimed, and each window read is one L2 round trip (about 0.9 us per
+// faster tiles are claimed, and each window read is one L2 round trip (about 0.85 us a
 // poll during a full-bandwidth scan on an H200). Measured there: 64 tiles a window gained
 // a little for 4-byte values; 128 and 256 lost everywhere, every poll then reading and
 // folding 1-2 KiB of descriptors (docs/perf/scan.md). TilesPerLane == 1 is the classic
