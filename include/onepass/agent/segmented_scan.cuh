@@ -236,58 +236,83 @@ ONEPASS_HD constexpr unsigned long long encode_segment_error(index_t segment, se
   return ~(static_cast<unsigned long long>(segment) << 8 | static_cast<unsigned>(p));
 }
 
-// Sets `bit` in bitmap word `word` (a word of -1: nothing to set) for every lane of the
-// warp, with one atomicOr per distinct word: consecutive segments mark neighbouring
-// items, so with short segments 32 lanes would otherwise hit the same word one after
-// another. All 32 lanes call it together.
-__device__ ONEPASS_FORCEINLINE void warp_set_bits(std::uint32_t* bitmap, long long word, unsigned bit) {
-  const unsigned same = __match_any_sync(full_warp_mask, word);
-  const unsigned bits = __reduce_or_sync(same, bit);
-  if (word >= 0 && lane_id() == __ffs(same) - 1) atomicOr(&bitmap[word], bits);
-}
+// Sets bits of one bitmap for a run of increasing items, one atomicOr per word: the bits
+// of consecutive items that fall into the same word are gathered first.
+struct bitmap_marker {
+  std::uint32_t* bitmap;
+  long long word = -1;
+  unsigned bits = 0;
+  __device__ ONEPASS_FORCEINLINE void mark(long long item) {
+    const long long w = item / 32;
+    if (w != word) {
+      flush();
+      word = w;
+    }
+    bits |= 1u << (item % 32);
+  }
+  __device__ ONEPASS_FORCEINLINE void flush() {
+    if (word >= 0) atomicOr(&bitmap[word], bits);
+    word = -1;
+    bits = 0;
+  }
+};
 
-// One thread per segment (warps stride over the segments): checks the segment against n
-// and its successor, and marks the first item of a non-empty segment in `begins` and the
-// item after it (when inside the array) in `ends`. With null bitmaps it only checks.
-// Segments must be in order and must not overlap: begin[s] <= end[s] <= begin[s + 1].
-template <class Offset>
+// SegmentsPerLane consecutive segments per thread: checks each segment against n and its
+// successor, and marks the first item of a non-empty segment in `begins` and the item
+// after it (when inside the array) in `ends`. With null bitmaps it only checks. Segments
+// must be in order and must not overlap: begin[s] <= end[s] <= begin[s + 1].
+// Why a thread takes a run of segments (docs/perf/segmented_scan.md): short segments mark
+// neighbouring items, and a thread that owns consecutive ones ORs their bits into one
+// word before its one atomic, with no cross-lane work. The first version (one segment a
+// lane, lanes naming the same word grouped with __match_any_sync) ran at a third of the
+// read bandwidth with one-item segments and slower still with 32-item ones, where every
+// lane's word differs; grouping with shuffles instead cost the same on every input and
+// more with one-item segments.
+template <int SegmentsPerLane, class Offset>
 __global__ void mark_segments_kernel(const Offset* begin, const Offset* end, index_t num_segments, index_t n,
                                      std::uint32_t* begins, std::uint32_t* ends, unsigned long long* error) {
-  const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x;
-  // The loop is uniform per warp (the intrinsics in warp_set_bits need all 32 lanes).
-  for (index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + warp_id() * 32; first < num_segments;
+  constexpr int U = SegmentsPerLane;
+  const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x * U;
+  for (index_t first = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) * U; first < num_segments;
        first += stride) {
-    const index_t s = first + lane_id();
-    long long begin_word = -1, end_word = -1;
-    unsigned begin_bit = 0, end_bit = 0;
-    if (s < num_segments) {
-      // Compared as signed 64-bit: every offset of a valid call is in [0, n]. (An unsigned
-      // offset of 2^63 or more reads as negative here: out of range either way.)
-      const auto b = static_cast<long long>(begin[s]);
-      const auto e = static_cast<long long>(end[s]);
+    // Compared as signed 64-bit: every offset of a valid call is in [0, n]. (An unsigned
+    // offset of 2^63 or more reads as negative here: out of range either way.) All loads
+    // first, so a thread has U segments' bytes in flight.
+    long long b[U + 1], e[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      b[u] = e[u] = 0;
+      if (first + u < num_segments) {
+        b[u] = static_cast<long long>(begin[first + u]);
+        e[u] = static_cast<long long>(end[first + u]);
+      }
+    }
+    b[U] = first + U < num_segments ? static_cast<long long>(begin[first + U]) : n;
+    bitmap_marker head_marks{begins}, end_marks{ends};
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const index_t s = first + u;
+      if (s >= num_segments) break;
       segment_problem p = segment_problem::none;
-      if (b < 0 || b > n)
+      if (b[u] < 0 || b[u] > n)
         p = segment_problem::begin_out_of_range;
-      else if (e < 0 || e > n)
+      else if (e[u] < 0 || e[u] > n)
         p = segment_problem::end_out_of_range;
-      else if (e < b)
+      else if (e[u] < b[u])
         p = segment_problem::end_before_begin;
-      else if (s + 1 < num_segments && static_cast<long long>(begin[s + 1]) < e)
+      else if (s + 1 < num_segments && b[u + 1] < e[u])
         p = segment_problem::out_of_order;
       if (p != segment_problem::none) {
         atomicMax(error, encode_segment_error(s, p));
-      } else if (begins != nullptr && b < e) {
-        begin_word = b / 32;
-        begin_bit = 1u << (b % 32);
-        if (e < n) {
-          end_word = e / 32;
-          end_bit = 1u << (e % 32);
-        }
+      } else if (begins != nullptr && b[u] < e[u]) {
+        head_marks.mark(b[u]);
+        if (e[u] < n) end_marks.mark(e[u]);
       }
     }
-    if (begins == nullptr) continue;  // uniform
-    warp_set_bits(begins, begin_word, begin_bit);
-    warp_set_bits(ends, end_word, end_bit);
+    if (begins != nullptr) {
+      head_marks.flush();
+      end_marks.flush();
+    }
   }
 }
 

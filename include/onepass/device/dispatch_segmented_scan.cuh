@@ -214,10 +214,11 @@ void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, st
                           std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
   if (segments.count == 0) return;
   constexpr int threads = 256;
-  const index_t wanted = (segments.count + threads - 1) / threads;
+  constexpr int segments_per_lane = 8;  // a thread's run of segments (see the kernel)
+  const index_t wanted = (segments.count + threads * segments_per_lane - 1) / (threads * segments_per_lane);
   const index_t cap = static_cast<index_t>(multiprocessor_count()) * 8;
   const dim3 grid(static_cast<unsigned>(wanted < cap ? wanted : cap));
-  launch(mark_segments_kernel<Offset>, grid, threads, 0, stream, segments.begin, segments.end, segments.count, n,
+  launch(mark_segments_kernel<segments_per_lane, Offset>, grid, threads, 0, stream, segments.begin, segments.end, segments.count, n,
          begins, ends, error);
 }
 

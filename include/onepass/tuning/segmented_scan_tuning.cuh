@@ -7,7 +7,10 @@
 // 4-byte values 256 x 32 (one segment 85% of the plain scan's rate against 75-80% at
 // 256 x 16; 128 x 32 within run-to-run noise of it). 8-byte values 128 x 32, the same 256
 // bytes a thread: 10-16 points of the plain scan's rate faster than the first row tried
-// (256 x 8, 4 blocks per SM, which spilled).
+// (256 x 8, 4 blocks per SM, which spilled). The 4-byte row asks for 3 blocks per SM:
+// the flags and by-key kernels fit that anyway (79-80 registers), the offsets form's
+// bitmap kernel took 100 registers and ran 2 blocks per SM without it (24% more time on
+// an H200; with it, 80 registers and no spills).
 #pragma once
 
 #include <cstddef>
@@ -32,7 +35,7 @@ inline constexpr long long segmented_scan_l2_prefetch_min_input_bytes = 128ll <<
 
 constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t element_bytes) {
   if (element_bytes <= 4)
-    return {256, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes};
+    return {256, 32, 32, 3, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes};
   if (element_bytes <= 8)
     return {128, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes};
   return {128, 4, 32, 0};
