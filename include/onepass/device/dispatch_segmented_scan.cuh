@@ -218,8 +218,8 @@ void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, st
   const index_t wanted = (segments.count + threads * segments_per_lane - 1) / (threads * segments_per_lane);
   const index_t cap = static_cast<index_t>(multiprocessor_count()) * 8;
   const dim3 grid(static_cast<unsigned>(wanted < cap ? wanted : cap));
-  launch(mark_segments_kernel<segments_per_lane, Offset>, grid, threads, 0, stream, segments.begin, segments.end, segments.count, n,
-         begins, ends, error);
+  launch(mark_segments_kernel<segments_per_lane, Offset>, grid, threads, 0, stream, segments.begin, segments.end,
+         segments.count, n, begins, ends, error);
 }
 
 // Turns the error word into the exception a caller reads: the first bad segment, what is
