@@ -21,11 +21,20 @@
 
 using namespace onepass;
 
-template <int Threads, int Items, int MinBlocks, int PrefetchMiB = 2>
+// PipelineThreads > 0: the pipelined agent at PipelineThreads x PipelineItems (from 4 tiles
+// per resident block up), else one tile per block only.
+template <int Threads, int Items, int MinBlocks, int PrefetchMiB = 2, int PipelineThreads = 0,
+          int PipelineItems = 32>
 struct row {
-  static constexpr tuning::segmented_scan_tuning value{Threads, Items, 32, MinBlocks,
+  static constexpr tuning::segmented_scan_tuning value{Threads,
+                                                        Items,
+                                                        32,
+                                                        MinBlocks,
                                                         static_cast<long long>(PrefetchMiB) << 20,
-                                                        tuning::segmented_scan_l2_prefetch_min_input_bytes};
+                                                        tuning::segmented_scan_l2_prefetch_min_input_bytes,
+                                                        PipelineThreads > 0,
+                                                        PipelineThreads > 0 ? PipelineThreads : 128,
+                                                        PipelineItems};
 };
 
 template <class T>
@@ -87,8 +96,12 @@ struct sweep {
       using Row = decltype(r);
       constexpr auto v = Row::value;
       char name[64];
-      std::snprintf(name, sizeof name, "flags %dx%d min %d L2+%lldMiB", v.block_threads, v.items_per_thread,
-                    v.min_blocks_per_sm, v.l2_prefetch_bytes >> 20);
+      if (v.pipelined)
+        std::snprintf(name, sizeof name, "flags pipelined %dx%d L2+%lldMiB", v.pipeline_block_threads,
+                      v.pipeline_items_per_thread, v.l2_prefetch_bytes >> 20);
+      else
+        std::snprintf(name, sizeof name, "flags %dx%d min %d L2+%lldMiB", v.block_threads, v.items_per_thread,
+                      v.min_blocks_per_sm, v.l2_prefetch_bytes >> 20);
       bench::device_array<unsigned char> ws(
           static_cast<long long>(onepass::detail::segmented_scan_plan<T, Row>::workspace_bytes(n)));
       measure(name, want, 1, [&] {
@@ -99,16 +112,19 @@ struct sweep {
     };
     try_row(tuning::default_segmented_scan_tuning<T>{});
     if constexpr (sizeof(T) == 4) {
-      try_row(row<256, 32, 0, 0>{});
-      try_row(row<256, 16, 4>{});
-      try_row(row<128, 32, 0>{});
-      try_row(row<256, 32, 3>{});
+      try_row(row<256, 32, 3>{});                  // one tile per block only
+      try_row(row<256, 32, 3, 2, 128, 16>{});      // pipelined tiles of 2048
+      try_row(row<256, 32, 3, 2, 256, 8>{});
+      try_row(row<256, 32, 3, 2, 128, 8>{});       // tiles of 1024
+      try_row(row<256, 32, 3, 2, 64, 16>{});
+      try_row(row<256, 32, 3, 4, 128, 16>{});      // 4 MiB of L2 prefetch
     } else {
-      try_row(row<256, 16, 0, 0>{});
-      try_row(row<256, 8, 4>{});
-      try_row(row<256, 16, 2>{});
-      try_row(row<128, 16, 0>{});
-      try_row(row<128, 32, 0>{});  // (256 x 32 needs more than 48 KiB of static shared memory)
+      try_row(row<128, 32, 0>{});                  // one tile per block only
+      try_row(row<128, 32, 0, 2, 256, 16>{});      // tiles of 4096
+      try_row(row<128, 32, 0, 2, 128, 16>{});      // tiles of 2048
+      try_row(row<128, 32, 0, 2, 256, 8>{});
+      try_row(row<128, 32, 0, 2, 128, 8>{});       // tiles of 1024
+      try_row(row<128, 32, 0, 4, 128, 16>{});      // 4 MiB of L2 prefetch
     }
     for (const char* id : {"onepass", "cub"}) {
       const auto* v = ladder::find_segmented_scan<T, int, plus>(id);

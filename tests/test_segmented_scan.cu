@@ -4,8 +4,8 @@
 // length distribution; sizes 0, 1, the warp and tile edges, random sizes and 2^24 + 3;
 // the 128-bit and the scalar path; in place; both call styles, a non-default stream,
 // CUDA-graph capture; bad offsets (nothing written, a clear error); stalled tiles that the
-// lookback must wait for. Every result is compared exactly with the CPU reference, with
-// the output poisoned before the call.
+// lookback must wait for; the pipelined agent at every size. Every result is compared
+// exactly with the CPU reference, with the output poisoned before the call.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -26,8 +26,11 @@ namespace {
 // 0, 1, the warp edges, the tile edges, a few tiles, random sizes, and one large size.
 template <class T>
 std::vector<long long> segmented_sizes() {
+  // Both agents' tiles: one tile per block, and the pipelined agent's.
   const long long tile = onepass::detail::segmented_scan_plan<T>::tile_items;
-  std::vector<long long> sizes = {0, 1, 31, 32, 33, tile - 1, tile, tile + 1, 5 * tile + 7, (1ll << 24) + 3};
+  const long long pipe = onepass::detail::segmented_scan_plan<T>::pipeline_tile_items;
+  std::vector<long long> sizes = {0, 1, 31, 32, 33, tile - 1, tile, tile + 1, 5 * tile + 7};
+  for (long long p : {pipe - 1, pipe, pipe + 1, 7 * pipe + 5, (1ll << 24) + 3}) sizes.push_back(p);
   std::mt19937_64 rng(17);
   for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 200000));
   std::sort(sizes.begin(), sizes.end());
@@ -410,18 +413,32 @@ TEST(SegmentedScan, MoreThan2To31Items) {
 // --- stalled tiles ----------------------------------------------------------------------
 // One segment (every tile looks back through stalled AGGREGATEs) and long segments (some
 // tiles publish PREFIX at once, others wait): the launch alone, with stall_some_tiles.
+// The dispatcher runs the pipelined agent (agent/segmented_scan_pipeline.cuh) only with
+// several tiles per resident block, and only where the tuning row asks for it (4-byte
+// values); this tuning runs it at every size, with the row's pipeline shape, so that the
+// tile edges, the partial last tile and a prologue with empty stages are exercised.
 template <class T>
+struct pipelined_everywhere {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::segmented_scan_tuning_for_size(sizeof(T));
+    t.pipelined = true;
+    t.pipeline_min_tiles_per_block = 0;
+    return t;
+  }();
+};
+
+template <class T, class Tuning = void>
 void check_stalled(long long n, segment_distribution d, unsigned salt) {
   const auto values = random_vector<T>(n, salt);
   const auto offsets = csr_offsets(segment_lengths(d, n, salt + 1));
   const auto flags = head_flags_of(offsets, n);
   device_buffer<T> in(values), out(n);
   device_buffer<std::uint8_t> d_flags(flags);
-  using plan = onepass::detail::segmented_scan_plan<T>;
+  using plan = onepass::detail::segmented_scan_plan_for<T, Tuning>;
   device_buffer<unsigned char> ws(static_cast<long long>(plan::workspace_bytes(n)));
-  onepass::detail::segmented_scan_launch<false>(in.get(), n, out.get(), onepass::detail::flag_heads<std::uint8_t>{d_flags.get()},
-                                                T{}, plus{}, workspace{ws.get(), static_cast<std::size_t>(ws.size())},
-                                                nullptr, false, stall_some_tiles{salt});
+  onepass::detail::segmented_scan_launch<false, Tuning>(
+      in.get(), n, out.get(), onepass::detail::flag_heads<std::uint8_t>{d_flags.get()}, T{}, plus{},
+      workspace{ws.get(), static_cast<std::size_t>(ws.size())}, nullptr, false, stall_some_tiles{salt});
   ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
   expect_equal(reference_segmented_scan(values, flags, kind::inclusive, T{}, plus{}), out.download(),
                std::string("stalled ") + distribution_name(d));
@@ -433,6 +450,86 @@ TEST(SegmentedScanStress, StalledTilesAreWaitedFor) {
   check_stalled<int>(n, segment_distribution::one_segment, 1);
   check_stalled<int>(n, segment_distribution::power_law, 2);
   check_stalled<double>(n, segment_distribution::one_segment, 3);
+}
+
+TEST(SegmentedScanStress, StalledTilesAreWaitedForByThePipelinedAgent) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min<long long>(3000000, max_test_items());
+  check_stalled<int, pipelined_everywhere<int>>(n, segment_distribution::one_segment, 4);
+  check_stalled<int, pipelined_everywhere<int>>(n, segment_distribution::power_law, 5);
+  check_stalled<double, pipelined_everywhere<double>>(n, segment_distribution::one_segment, 6);
+  check_stalled<double, pipelined_everywhere<double>>(n, segment_distribution::uniform_1_1000, 7);
+}
+
+// --- the pipelined agent ----------------------------------------------------------------
+// Head flags, CSR offsets and begin/end offsets with gaps through the pipelined agent at
+// every size, inclusive and exclusive, workspace style.
+template <class T>
+void check_pipelined(long long n, segment_distribution d, kind k, std::uint64_t seed) {
+  using Tuning = pipelined_everywhere<T>;
+  using plan = onepass::detail::segmented_scan_plan<T, Tuning>;
+  const bool exclusive = k == kind::exclusive;
+  const T init = exclusive ? static_cast<T>(3) : T{};
+  const auto values = random_vector<T>(n, seed);
+  const auto offsets = csr_offsets(segment_lengths(d, n, seed + 1));
+  const auto flags = head_flags_of(offsets, n);
+  const auto want = reference_segmented_scan(values, flags, k, init, plus{});
+  device_buffer<T> in(values), out(n);
+  device_buffer<std::uint8_t> d_flags(flags);
+  device_buffer<long long> d_offsets(offsets);
+  device_buffer<unsigned char> ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
+  const workspace w{ws.get(), static_cast<std::size_t>(ws.size())};
+  const auto run = [&](auto&& call) {
+    out.poison();
+    if (exclusive)
+      call(std::true_type{});
+    else
+      call(std::false_type{});
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  };
+
+  run([&](auto ex) {
+    onepass::detail::segmented_scan_dispatch<decltype(ex)::value, Tuning>(
+        in.get(), n, out.get(), onepass::detail::flag_heads<std::uint8_t>{d_flags.get()}, init, plus{}, w, nullptr);
+  });
+  expect_equal(want, out.download(), label<T>("pipelined flags", n, d, k));
+
+  const auto csr = csr_segments(d_offsets.get(), static_cast<index_t>(offsets.size()) - 1);
+  run([&](auto ex) {
+    onepass::detail::segmented_scan_offsets_dispatch<decltype(ex)::value, Tuning>(in.get(), n, out.get(), csr, init,
+                                                                                   plus{}, w, nullptr);
+  });
+  expect_equal(want, out.download(), label<T>("pipelined offsets", n, d, k));
+
+  // Gaps: items in no segment keep the poison.
+  const auto ranges = with_gaps(offsets, seed + 2);
+  std::vector<T> want_gaps(static_cast<std::size_t>(n));
+  std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // the poison of out
+  reference_segmented_scan(values, ranges.begin, ranges.end, k, init, plus{}, want_gaps);
+  device_buffer<long long> b(ranges.begin), e(ranges.end);
+  const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size())};
+  run([&](auto ex) {
+    onepass::detail::segmented_scan_offsets_dispatch<decltype(ex)::value, Tuning>(in.get(), n, out.get(), segs, init,
+                                                                                   plus{}, w, nullptr);
+  });
+  expect_equal(want_gaps, out.download(), label<T>("pipelined gaps", n, d, k));
+}
+
+template <class T>
+class SegmentedScanPipelined : public ::testing::Test {};
+using SegmentedScanPipelinedTypes = ::testing::Types<std::int32_t, float, long long, double>;
+TYPED_TEST_SUITE(SegmentedScanPipelined, SegmentedScanPipelinedTypes);
+
+TYPED_TEST(SegmentedScanPipelined, EveryDistributionAndSizeAgainstTheReference) {
+  ONEPASS_REQUIRE_GPU();
+  using T = TypeParam;
+  std::uint64_t seed = 3000;
+  for (long long n : segmented_sizes<T>())
+    for (segment_distribution d : all_segment_distributions()) {
+      if (!worth_running(n, d)) continue;
+      check_pipelined<T>(n, d, kind::inclusive, ++seed);
+      check_pipelined<T>(n, d, kind::exclusive, ++seed);
+    }
 }
 
 }  // namespace

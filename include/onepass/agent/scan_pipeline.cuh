@@ -74,6 +74,84 @@ struct scan_pipeline_layout {
                                                 ? (227 * 1024) / (shared_bytes + 1024)
                                                 : 1;
   static __device__ ONEPASS_FORCEINLINE int chunk_offset(int c) { return (c + c / 8) * 16; }
+  static constexpr ONEPASS_HD index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
+  // Stage s of the kernel's dynamic shared memory.
+  static __device__ ONEPASS_FORCEINLINE unsigned char* stage(unsigned char* memory, int s) {
+    return memory + s * stage_bytes;
+  }
+
+  // Starts the copies of tile `tile` of `in` (n items in all) into `stage`, as one
+  // cp.async group. Chunk c of the tile is copied by thread c % threads, so a warp's
+  // copies cover 512 contiguous bytes. Bytes past the end are zeros (a prefix never
+  // depends on later items, so only the last tile's aggregate, read by nobody, sees
+  // them); the caller's barrier after cp_async_wait publishes the plain shared stores of
+  // the partial chunk too. The L2 prefetch goes out with a tile's loads, not with its
+  // claim, so that its distance ahead of the loads does not depend on when claims are
+  // made. A tile at or past `tiles` loads nothing but still commits its (empty) group,
+  // so that the callers' group counting holds.
+  static __device__ ONEPASS_FORCEINLINE void start_loads(unsigned char* stage, const T* in, index_t tile,
+                                                         index_t tiles, index_t n, index_t prefetch_tiles) {
+    const index_t total_bytes = n * static_cast<index_t>(sizeof(T));
+    const int tid = static_cast<int>(threadIdx.x);
+    if (tile < tiles) {
+      if (tid == 0) prefetch_tile_l2(in, tile, prefetch_tiles, tile_bytes, total_bytes);
+      const char* src = reinterpret_cast<const char*>(in);
+      const index_t tile_begin = tile * tile_bytes;
+#pragma unroll
+      for (int k = 0; k < thread_chunks; ++k) {
+        const int c = k * BlockThreads + tid;
+        const index_t begin = tile_begin + static_cast<index_t>(c) * 16;
+        const index_t left = total_bytes - begin;
+        if (left >= 16) {
+          cp_async_16(stage + chunk_offset(c), src + begin);
+        } else {
+          // The array's last, partial chunk (or a chunk past it): whole items through
+          // registers, zeros after them. A cp.async with fewer source bytes would be a
+          // 16-byte read past the allocation as far as compute-sanitizer is concerned.
+          alignas(16) unsigned char bytes[16] = {};
+          if (left > 0) std::memcpy(bytes, src + begin, static_cast<std::size_t>(left));
+          std::memcpy(stage + chunk_offset(c), bytes, 16);
+        }
+      }
+    }
+    cp_async_commit();
+  }
+
+  // The calling thread's items, blocked: items tid * ItemsPerThread + [0, ItemsPerThread).
+  static __device__ ONEPASS_FORCEINLINE void read_blocked(const unsigned char* stage, T (&items)[ItemsPerThread]) {
+    const int tid = static_cast<int>(threadIdx.x);
+#pragma unroll
+    for (int j = 0; j < thread_chunks; ++j)
+      std::memcpy(&items[j * vector], stage + chunk_offset(tid * thread_chunks + j), 16);
+  }
+  static __device__ ONEPASS_FORCEINLINE void write_blocked(unsigned char* stage, const T (&items)[ItemsPerThread]) {
+    const int tid = static_cast<int>(threadIdx.x);
+#pragma unroll
+    for (int j = 0; j < thread_chunks; ++j)
+      std::memcpy(stage + chunk_offset(tid * thread_chunks + j), &items[j * vector], 16);
+  }
+
+  // Stores the stage as tile `tile` of `out` (n items in all): consecutive threads,
+  // consecutive 16-byte chunks; the array's last, partial chunk item by item.
+  static __device__ ONEPASS_FORCEINLINE void store_tile(const unsigned char* stage, T* out, index_t tile,
+                                                        index_t n) {
+    const index_t total_bytes = n * static_cast<index_t>(sizeof(T));
+    const int tid = static_cast<int>(threadIdx.x);
+    char* dst = reinterpret_cast<char*>(out);
+    const index_t tile_begin = tile * tile_bytes;
+#pragma unroll
+    for (int k = 0; k < thread_chunks; ++k) {
+      const int chunk = k * BlockThreads + tid;
+      const index_t begin = tile_begin + static_cast<index_t>(chunk) * 16;
+      const unsigned char* from = stage + chunk_offset(chunk);
+      if (begin + 16 <= total_bytes) {
+        *reinterpret_cast<uint4*>(dst + begin) = *reinterpret_cast<const uint4*>(from);
+      } else if (begin < total_bytes) {
+        for (int byte = 0; begin + byte < total_bytes; byte += static_cast<int>(sizeof(T)))
+          std::memcpy(dst + begin + byte, from + byte, sizeof(T));
+      }
+    }
+  }
 };
 
 // in and out 16-byte aligned. Any grid size works (see above); the dispatcher launches
@@ -88,8 +166,6 @@ __global__ void __launch_bounds__(
   using layout = scan_pipeline_layout<T, BlockThreads, ItemsPerThread>;
   using scan_t = block_scan<T, BlockThreads>;
   constexpr int N = ItemsPerThread;
-  constexpr int V = layout::vector;
-  constexpr int C = layout::thread_chunks;
   constexpr int S = layout::stages;
   extern __shared__ __align__(16) unsigned char stage_memory[];
   // Separate storage for the B reduction and the A scan: they run back to back.
@@ -99,45 +175,14 @@ __global__ void __launch_bounds__(
 
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = warp_id();
-  const index_t tiles = (n + layout::tile_items - 1) / layout::tile_items;
-  const index_t total_bytes = n * static_cast<index_t>(sizeof(T));
-  auto stage_at = [&](int s) { return stage_memory + s * layout::stage_bytes; };
+  const index_t tiles = layout::num_tiles(n);
+  auto stage_at = [&](int s) { return layout::stage(stage_memory, s); };
 
-  // Chunk c of the tile is copied by thread c % threads, so a warp's copies cover 512
-  // contiguous bytes. Bytes past the end are zeros (a prefix never depends on later
-  // items, so only the last tile's aggregate, read by nobody, sees them). The barrier
-  // after cp_async_wait publishes the plain shared stores of the partial chunk too.
-  // The L2 prefetch goes out with a tile's loads, not with its claim, so that its
-  // distance ahead of the loads does not depend on when claims are made.
+  // One cp.async group per stage, empty or not, so the counting below holds.
   auto start_loads = [&](int s, index_t tile) {
-    if (tile < tiles) {
-      if (tid == 0) prefetch_tile_l2(in, tile, prefetch_tiles, layout::tile_bytes, total_bytes);
-      unsigned char* dst = stage_at(s);
-      const char* src = reinterpret_cast<const char*>(in);
-      const index_t tile_begin = tile * layout::tile_bytes;
-#pragma unroll
-      for (int k = 0; k < C; ++k) {
-        const int c = k * BlockThreads + tid;
-        const index_t begin = tile_begin + static_cast<index_t>(c) * 16;
-        const index_t left = total_bytes - begin;
-        if (left >= 16) {
-          cp_async_16(dst + layout::chunk_offset(c), src + begin);
-        } else {
-          // The array's last, partial chunk (or a chunk past it): whole items through
-          // registers, zeros after them. A cp.async with fewer source bytes would be a
-          // 16-byte read past the allocation as far as compute-sanitizer is concerned.
-          alignas(16) unsigned char bytes[16] = {};
-          if (left > 0) std::memcpy(bytes, src + begin, static_cast<std::size_t>(left));
-          std::memcpy(dst + layout::chunk_offset(c), bytes, 16);
-        }
-      }
-    }
-    cp_async_commit();  // one group per stage, empty or not, so the counting below holds
+    layout::start_loads(stage_at(s), in, tile, tiles, n, prefetch_tiles);
   };
-  auto read_items = [&](int s, T (&items)[N]) {
-#pragma unroll
-    for (int j = 0; j < C; ++j) std::memcpy(&items[j * V], stage_at(s) + layout::chunk_offset(tid * C + j), 16);
-  };
+  auto read_items = [&](int s, T (&items)[N]) { layout::read_blocked(stage_at(s), items); };
   // Waits for the stage's loads (all but the newest group are complete), reduces the
   // tile and publishes its aggregate. Ends with the block's barrier inside the reduction.
   auto publish_aggregate = [&](int s, index_t tile) {
@@ -194,8 +239,7 @@ __global__ void __launch_bounds__(
     __syncthreads();  // the tile's prefix is known
     scan_t::template apply_prefixes<Exclusive>(items, has_tile_prefix, tile_prefix, has_thread_prefix,
                                                thread_prefix, op);
-#pragma unroll
-    for (int j = 0; j < C; ++j) std::memcpy(stage_at(a) + layout::chunk_offset(tid * C + j), &items[j * V], 16);
+    layout::write_blocked(stage_at(a), items);
     __syncthreads();  // the scanned tile is in stage a
 
     // The next step's C: claimed now, after the step's last barrier (a barrier waits for a
@@ -204,20 +248,7 @@ __global__ void __launch_bounds__(
     // next step's start publishes it.
     index_t next_claim = 0;
     if (tid == claimer) next_claim = counter.claim();
-    char* dst = reinterpret_cast<char*>(out);
-    const index_t tile_begin = tile * layout::tile_bytes;
-#pragma unroll
-    for (int k = 0; k < C; ++k) {
-      const int chunk = k * BlockThreads + tid;
-      const index_t begin = tile_begin + static_cast<index_t>(chunk) * 16;
-      const unsigned char* from = stage_at(a) + layout::chunk_offset(chunk);
-      if (begin + 16 <= total_bytes) {
-        *reinterpret_cast<uint4*>(dst + begin) = *reinterpret_cast<const uint4*>(from);
-      } else if (begin < total_bytes) {  // the last, partial chunk: whole items only
-        for (int byte = 0; begin + byte < total_bytes; byte += static_cast<int>(sizeof(T)))
-          std::memcpy(dst + begin + byte, from + byte, sizeof(T));
-      }
-    }
+    layout::store_tile(stage_at(a), out, tile, n);
     if (tid == claimer) claimed[a] = next_claim;
   }
   cp_async_wait<0>();  // no copy may outlive the block

@@ -80,6 +80,66 @@ struct thread_heads {
   unsigned gaps;
 };
 
+#if defined(__CUDACC__)
+// The thread's own part of a tile, shared by both agents (this one-tile kernel and
+// segmented_scan_pipeline.cuh).
+// Scans the thread's items in place, restarting at each head, and returns the thread's
+// total as a pair: the last item's value and the kind of the thread's last head.
+template <bool HasGaps, class T, int N, class Op>
+__device__ ONEPASS_FORCEINLINE segmented_value<T> scan_thread_segments(T (&items)[N], const thread_heads& h, Op op) {
+#pragma unroll
+  for (int i = 1; i < N; ++i)
+    if (!((h.heads >> i) & 1u)) items[i] = op(items[i - 1], items[i]);
+  const int last_head = h.heads ? 31 - __clz(h.heads) : -1;
+  const std::uint32_t last_kind =
+      last_head < 0 ? no_head : ((HasGaps && ((h.gaps >> last_head) & 1u)) ? gap_head : segment_head);
+  return {items[N - 1], last_kind};
+}
+
+// After the block scan (and the tile's lookback where needed): folds into the items
+// before the thread's first head what comes before them — the thread's prefix within the
+// tile, and the tile's prefix when nothing in the tile before the thread's first item is
+// a head — and makes the items exclusive if asked (init at heads). Returns, for forms
+// with gaps, the mask of the thread's items that lie in a gap (not to be written).
+template <bool Exclusive, bool HasGaps, class T, int N, class Op>
+__device__ ONEPASS_FORCEINLINE unsigned finish_thread_segments(T (&items)[N], const thread_heads& h,
+                                                               bool has_thread_prefix,
+                                                               const segmented_value<T>& thread_prefix,
+                                                               const segmented_value<T>& tile_prefix, T init, Op op) {
+  const segmented_op<Op> seg{op};
+  const bool needs_tile_prefix = (!has_thread_prefix || thread_prefix.head == no_head) && !(h.heads & 1u);
+  segmented_value<T> seed{};
+  bool has_seed = false;
+  if (has_thread_prefix) {
+    seed = thread_prefix;
+    has_seed = true;
+  }
+  if (needs_tile_prefix) {
+    seed = has_seed ? seg(tile_prefix, seed) : tile_prefix;
+    has_seed = true;
+  }
+  const int first_head = h.heads ? __ffs(h.heads) - 1 : N;
+  unsigned uncovered = 0;
+  std::uint32_t kind = has_seed ? seed.head : segment_head;
+  T previous = seed.value;  // the inclusive result before item i (exclusive scans)
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const bool head = (h.heads >> i) & 1u;
+    if constexpr (HasGaps) {
+      if (head) kind = ((h.gaps >> i) & 1u) ? gap_head : segment_head;
+      uncovered |= static_cast<unsigned>(kind == gap_head) << i;
+    }
+    if (i < first_head && has_seed) items[i] = op(seed.value, items[i]);
+    if constexpr (Exclusive) {
+      const T inclusive = items[i];
+      items[i] = head ? init : op(init, previous);
+      previous = inclusive;
+    }
+  }
+  return uncovered;
+}
+#endif
+
 // --- head sources -----------------------------------------------------------------------
 // Each provides `storage<Threads, N>` (its shared memory), `has_gaps`, ok() (false: the
 // input was found bad on the device, and the kernel writes nothing), and
@@ -87,6 +147,11 @@ struct thread_heads {
 //   thread_heads, for items tile_begin + threadIdx.x * N + [0, N). Item 0 of the array
 //   always begins a segment (or, for the offsets form, possibly a gap); the source need
 //   not mark it, the kernel does. Slots past the end may hold anything.
+// Sources the pipelined agent (segmented_scan_pipeline.cuh) can use have `pipelined` true
+// and split that in two, so that the loads stay in flight for a whole step:
+//   fetched<N>: what a thread holds in registers between the two (a few words);
+//   fetch<N>(tile_begin, n): issues the loads for the same items (zeros past n);
+//   heads<N>(fetched): the thread_heads, once the loads are needed.
 
 #if defined(__CUDACC__)
 // flags[i] converting to true: item i begins a segment.
@@ -111,6 +176,47 @@ struct flag_heads {
     unsigned heads = 0;
 #pragma unroll
     for (int i = 0; i < N; ++i) heads |= static_cast<unsigned>(static_cast<bool>(f[i])) << i;
+    return {heads, 0u};
+  }
+
+  // Pipelined: one-byte flags only (a thread's 32 flags are 8 registers), as words of
+  // four flags; 16- or 8-byte loads when the thread's flags are whole and aligned.
+  static constexpr bool pipelined = sizeof(Flag) == 1;
+  template <int N>
+  struct fetched {
+    unsigned words[(N + 3) / 4];
+  };
+  template <int N>
+  __device__ ONEPASS_FORCEINLINE fetched<N> fetch(index_t tile_begin, index_t n) const {
+    fetched<N> f{};
+    const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(flags);
+    if constexpr (N % 8 == 0) {
+      using vector_t = std::conditional_t<N % 16 == 0, uint4, uint2>;
+      constexpr int V = static_cast<int>(sizeof(vector_t));
+      if (first + N <= n && reinterpret_cast<std::uintptr_t>(bytes + first) % V == 0) {
+        const auto* v = reinterpret_cast<const vector_t*>(bytes + first);
+#pragma unroll
+        for (int j = 0; j < N / V; ++j) std::memcpy(&f.words[V / 4 * j], &v[j], V);
+        return f;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+      if (first + i < n) f.words[i / 4] |= static_cast<unsigned>(bytes[first + i]) << (8 * (i % 4));
+    return f;
+  }
+  template <int N>
+  __device__ ONEPASS_FORCEINLINE thread_heads heads(const fetched<N>& f) const {
+    unsigned heads = 0;
+#pragma unroll
+    for (int w = 0; w < (N + 3) / 4; ++w) {
+      const unsigned x = f.words[w];
+      // Bit 7 of each byte: set when the byte is nonzero (no carry crosses a byte).
+      const unsigned nonzero = (((x & 0x7f7f7f7fu) + 0x7f7f7f7fu) | x) & 0x80808080u;
+      // Bits 0, 8, 16, 24 moved to 21, 22, 23, 24 by one multiply (no two terms meet).
+      heads |= ((((nonzero >> 7) * 0x00204081u) >> 21) & 0xfu) << (4 * w);
+    }
     return {heads, 0u};
   }
 };
@@ -138,6 +244,8 @@ struct key_heads {
   struct storage {
     alignas(16) unsigned char head[Threads * N];  // one byte per item, element order
   };
+  // Not pipelined: a thread's keys would hold as many registers as its values.
+  static constexpr bool pipelined = false;
   const Key* keys;
   Eq eq;
   __device__ ONEPASS_FORCEINLINE bool ok() const { return true; }
@@ -222,6 +330,29 @@ struct bitmap_heads {
     const unsigned mask = N == 32 ? ~0u : (1u << N) - 1u;
     const unsigned b = (begins[word] >> shift) & mask;
     const unsigned e = (ends[word] >> shift) & mask;
+    return {b | e, e & ~b};
+  }
+
+  // Pipelined: the thread's word of each bitmap (its N bits start at (threadIdx.x * N) %
+  // 32 of it: tiles are whole words).
+  static constexpr bool pipelined = true;
+  template <int N>
+  struct fetched {
+    std::uint32_t begins, ends;
+  };
+  template <int N>
+  __device__ ONEPASS_FORCEINLINE fetched<N> fetch(index_t tile_begin, index_t n) const {
+    static_assert(32 % N == 0, "a thread's bits must lie in one word");
+    const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
+    if (first >= n) return {0u, 0u};
+    return {begins[first / 32], ends[first / 32]};
+  }
+  template <int N>
+  __device__ ONEPASS_FORCEINLINE thread_heads heads(const fetched<N>& f) const {
+    const int shift = static_cast<int>((threadIdx.x * N) % 32);
+    const unsigned mask = N == 32 ? ~0u : (1u << N) - 1u;
+    const unsigned b = (f.begins >> shift) & mask;
+    const unsigned e = (f.ends >> shift) & mask;
     return {b | e, e & ~b};
   }
 };
@@ -387,12 +518,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
 
   // The thread's own items, restarting at each head. The last head's kind goes into the
   // thread's total.
-#pragma unroll
-  for (int i = 1; i < N; ++i)
-    if (!((h.heads >> i) & 1u)) items[i] = op(items[i - 1], items[i]);
-  const int last_head = h.heads ? 31 - __clz(h.heads) : -1;
-  const std::uint32_t last_kind =
-      last_head < 0 ? no_head : (((h.gaps >> last_head) & 1u) ? gap_head : segment_head);
+  const pair thread_total = scan_thread_segments<Heads::has_gaps>(items, h, op);
 
   {
     const bool any_head = __any_sync(full_warp_mask, h.heads != 0);
@@ -403,7 +529,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   }
   block_scan<pair, BlockThreads> scan(shared.scan);
   pair thread_prefix, aggregate;
-  const bool has_thread_prefix = scan.exclusive_prefix(pair{items[N - 1], last_kind}, seg, thread_prefix, aggregate);
+  const bool has_thread_prefix = scan.exclusive_prefix(thread_total, seg, thread_prefix, aggregate);
 
   // Does the tile's first item need what comes before the tile? (Thread 0, lane 0 of
   // warp 0, holds it.)
@@ -438,7 +564,6 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   // it has the prefix, the others finish while warp 0 looks back. Usually waiting is 0
   // or 1; with one long segment it is every warp. (The per-warp flags were written before
   // the block scan's barrier.) Thread 0 of tile 0 never waits: item 0 is a head.
-  const bool needs_tile_prefix = (!has_thread_prefix || thread_prefix.head == no_head) && !(h.heads & 1u);
   int waiting = 0;
 #pragma unroll
   for (int w = 0; w < BlockThreads / 32; ++w) {
@@ -452,37 +577,10 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     __syncwarp();  // lane 0's tile_prefix, for the other lanes
   }
 
-  pair seed{};
-  bool has_seed = false;
-  if (has_thread_prefix) {
-    seed = thread_prefix;
-    has_seed = true;
-  }
-  if (needs_tile_prefix) {
-    seed = has_seed ? seg(shared.tile_prefix, seed) : shared.tile_prefix;
-    has_seed = true;
-  }
-
-  // Fold the seed into the items before the first head; for gap forms, work out which
+  // Fold the prefixes into the items before the first head; for gap forms, work out which
   // items are covered (the kind of the last head at or before each).
-  const int first_head = h.heads ? __ffs(h.heads) - 1 : N;
-  unsigned uncovered = 0;
-  std::uint32_t kind = has_seed ? seed.head : segment_head;
-  T previous = seed.value;  // the inclusive result before item i (exclusive scans)
-#pragma unroll
-  for (int i = 0; i < N; ++i) {
-    const bool head = (h.heads >> i) & 1u;
-    if constexpr (Heads::has_gaps) {
-      if (head) kind = ((h.gaps >> i) & 1u) ? gap_head : segment_head;
-      uncovered |= static_cast<unsigned>(kind == gap_head) << i;
-    }
-    if (i < first_head && has_seed) items[i] = op(seed.value, items[i]);
-    if constexpr (Exclusive) {
-      const T inclusive = items[i];
-      items[i] = head ? init : op(init, previous);
-      previous = inclusive;
-    }
-  }
+  const unsigned uncovered = finish_thread_segments<Exclusive, Heads::has_gaps>(
+      items, h, has_thread_prefix, thread_prefix, shared.tile_prefix, init, op);
 
   bool warp_has_gaps = false;
   if constexpr (Heads::has_gaps) warp_has_gaps = __any_sync(full_warp_mask, uncovered != 0);

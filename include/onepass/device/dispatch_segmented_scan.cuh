@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "onepass/agent/segmented_scan.cuh"
+#include "onepass/agent/segmented_scan_pipeline.cuh"
 #include "onepass/detail/launch.cuh"
 #include "onepass/tuning/segmented_scan_tuning.cuh"
 
@@ -47,13 +48,19 @@ struct segmented_scan_plan {
   static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
 
   static constexpr index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
+  // The pipelined agent's tiles (its own shape; the descriptors cover either agent's).
+  static constexpr index_t pipeline_tile_items = tuning.pipeline_tile_items();
+  static constexpr index_t num_pipeline_tiles(index_t n) { return (n + pipeline_tile_items - 1) / pipeline_tile_items; }
+  static constexpr index_t num_descriptors(index_t n) {
+    return tuning.pipelined && num_pipeline_tiles(n) > num_tiles(n) ? num_pipeline_tiles(n) : num_tiles(n);
+  }
   static constexpr std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
   // Workspace layout: [tile counter (8 bytes), error word (8 bytes)][descriptors, padded
   // to 16 bytes] and, for the offsets form, [begins bitmap][ends bitmap], each padded to
   // 16 bytes. One memset clears it all.
   static constexpr std::size_t counter_bytes = 16;
   static constexpr std::size_t descriptor_bytes(index_t n) {
-    return round16(lookback::tile_state<segmented_value<T>>::bytes(num_tiles(n)));
+    return round16(lookback::tile_state<segmented_value<T>>::bytes(num_descriptors(n)));
   }
   static constexpr std::size_t bitmap_bytes(index_t n) {
     return round16(static_cast<std::size_t>((n + 31) / 32) * sizeof(std::uint32_t));
@@ -163,6 +170,26 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
       plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), is_vector_aligned(in));
   // 128-bit accesses need the values (and keys) 16-byte aligned; otherwise coalesced scalars.
   const bool aligned = is_vector_aligned(in) && is_vector_aligned(out) && heads_vector_aligned(heads);
+  constexpr int pipeline_threads = plan::tuning.pipeline_block_threads;
+  constexpr int pipeline_items = plan::tuning.pipeline_items_per_thread;
+  if constexpr (plan::tuning.pipelined && Heads::pipelined && 16 % sizeof(T) == 0) {
+    constexpr auto kernel = segmented_scan_pipeline_kernel<T, Heads, Op, pipeline_threads, pipeline_items, Exclusive,
+                                                           Delay, plan::tuning.pipeline_lookback_tiles_per_lane>;
+    constexpr int shared_bytes = scan_pipeline_layout<T, pipeline_threads, pipeline_items>::shared_bytes;
+    // With few tiles per resident block the pipeline never fills (a block claims three
+    // tiles up front): one tile per block then (as the plain scan).
+    const index_t resident = aligned ? resident_blocks<kernel>(pipeline_threads, shared_bytes) : 0;
+    const index_t tiles = plan::num_pipeline_tiles(n);
+    if (aligned && tiles >= plan::tuning.pipeline_min_tiles_per_block * resident) {
+      const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
+      const index_t pipeline_prefetch_tiles = l2_prefetch_tiles(
+          plan::pipeline_tile_items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
+          plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), is_vector_aligned(in));
+      launch(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads, init, op, state, counter,
+             plan::tuning.lookback_backoff_ns, delay, pipeline_prefetch_tiles);
+      return;
+    }
+  }
   if (aligned) {
     launch(segmented_scan_kernel<T, Heads, Op, threads, items, V, Exclusive, Delay, min_blocks>, grid, threads, 0,
            stream, in, out, n, heads, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,

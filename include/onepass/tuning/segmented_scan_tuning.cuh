@@ -1,13 +1,28 @@
 // onepass/tuning/segmented_scan_tuning.cuh — tile shapes of the production segmented
 // scan (head flags, segment offsets, scan by key), as data.
 //
-// One tile per block. items_per_thread is at most 32 (a thread's head flags travel as
-// one 32-bit mask) and a multiple of the 128-bit vector width of the values. Measured
-// with bench/segmented_scan_tuning_sweep on an H100 (docs/perf/segmented_scan.md):
-// 4-byte values 256 x 32 (one segment 85% of the plain scan's rate against 75-80% at
-// 256 x 16; 128 x 32 within run-to-run noise of it). 8-byte values 128 x 32, the same 256
-// bytes a thread: 10-16 points of the plain scan's rate faster than the first row tried
-// (256 x 8, 4 blocks per SM, which spilled). The 4-byte row asks for 3 blocks per SM:
+// Two agents: one tile per block (block_threads x items_per_thread), and for large inputs
+// with head flags or offsets the pipelined agent (pipeline_block_threads x
+// pipeline_items_per_thread), whose persistent blocks keep loads in flight during their
+// lookbacks. A thread's items are at most 32 (its head flags travel as one 32-bit mask)
+// and a multiple of the 128-bit vector width of the values.
+// The pipelined rows, measured with bench/segmented_scan_tuning_sweep on an H100 at 2^28
+// int32 / 2^27 int64 (docs/perf/segmented_scan.md), % of the plain scan's rate on one
+// segment / uniform 1-1000 / power law / all 1: 4-byte 128 x 16 (tiles of 8 KiB; eight
+// blocks per SM) 96.5 / 100.7 / 100.4 / 100.7 against 84.7 / 96.4 / 97.7 / 100.9 for one
+// tile per block; 128 x 32 92.1 / 96.5 / 97.0 / 101.1; 256 x 32 91.4 / 94.8 / 95.0 / 98.8;
+// 8 items a thread 71-89 everywhere. 8-byte 256 x 16 87.1 / 90.1 / 91.5 / 98.3 against
+// 82.1 / 91.0 / 93.0 / 100.7; 128 x 16 84.3 / 92.7 / 94.1 / 100.6; 8 items a thread 57-71.
+// On an H200 the same sweep: 4-byte 128 x 16 83.7 / 94.9 / 95.3 / 99.1 against 81.4 /
+// 93.1 / 95.4 / 110.9 for one tile per block (kept: the better worst case, though one-item
+// segments lose 12 points there); 8-byte 256 x 16 75.6 / 77.8 / 80.3 / 87.0 against 78.9
+// / 87.8 / 90.7 / 109.1, slower everywhere: the 8-byte row stays one tile per block (its
+// pipeline shape is kept for experiments).
+// The one-tile rows, measured with the same sweep on an H100: 4-byte values 256 x 32
+// (one segment 85% of the plain scan's rate against 75-80% at 256 x 16; 128 x 32 within
+// run-to-run noise of it). 8-byte values 128 x 32, the same 256 bytes a thread: 10-16
+// points of the plain scan's rate faster than the first row tried (256 x 8, 4 blocks per
+// SM, which spilled). The 4-byte row asks for 3 blocks per SM:
 // the flags and by-key kernels fit that anyway (79-80 registers), the offsets form's
 // bitmap kernel took 100 registers and ran 2 blocks per SM without it (24% more time on
 // an H200; with it, 80 registers and no spills).
@@ -27,7 +42,20 @@ struct segmented_scan_tuning {
   // scan's tuning).
   long long l2_prefetch_bytes = 0;
   long long l2_prefetch_min_input_bytes = 0;
+  // Persistent blocks that keep the next tiles' loads in flight during a tile's lookback
+  // (agent/segmented_scan_pipeline.cuh): for one-byte head flags and the offsets form
+  // (scan by key keeps one tile per block), with 16-byte aligned values whose size
+  // divides 16. Its own tile shape: a thread holds whole 16-byte chunks, 1, 2, 4 or 8 of
+  // them, and at most 32 items.
+  bool pipelined = false;
+  int pipeline_block_threads = 128;
+  int pipeline_items_per_thread = 32;
+  // ... used from this many tiles per resident block up (as the plain scan's tuning;
+  // tests set 0 to run it at every size).
+  int pipeline_min_tiles_per_block = 4;
+  int pipeline_lookback_tiles_per_lane = 1;  // lookback::lookback_warp's window
   constexpr int tile_items() const { return block_threads * items_per_thread; }
+  constexpr int pipeline_tile_items() const { return pipeline_block_threads * pipeline_items_per_thread; }
 };
 
 inline constexpr long long segmented_scan_l2_prefetch_bytes = 2ll << 20;
@@ -35,9 +63,11 @@ inline constexpr long long segmented_scan_l2_prefetch_min_input_bytes = 128ll <<
 
 constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t element_bytes) {
   if (element_bytes <= 4)
-    return {256, 32, 32, 3, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes};
+    return {256, 32, 32, 3, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes, true, 128,
+            16};
   if (element_bytes <= 8)
-    return {128, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes};
+    return {128, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes, false, 256,
+            16};
   return {128, 4, 32, 0};
 }
 

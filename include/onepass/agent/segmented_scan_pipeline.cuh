@@ -1,0 +1,173 @@
+// onepass/agent/segmented_scan_pipeline.cuh — the production segmented scan as
+// persistent blocks that keep loads in flight during their lookback.
+//
+// The plain scan's pipelined agent (scan_pipeline.cuh) applied to the segmented scan's
+// pairs (segmented_scan.cuh): a block stays resident and works on three tiles at once,
+// one per shared-memory stage. Each step:
+//   C: starts the copies of a newly claimed tile's values into a stage (cp.async) and the
+//      loads of its heads into registers (the head source's fetch: 8 registers of flags,
+//      or a word of each bitmap, per thread);
+//   B: for the tile started one step earlier: turns its heads' registers into head masks,
+//      reduces the tile as pairs and publishes — PREFIX at once when the tile holds a
+//      head, AGGREGATE otherwise;
+//   A: scans the tile started two steps earlier; if its first item is not a head, warp 0
+//      looks back (every tile before it published a step ago, so with heads about, the
+//      tile before usually has its PREFIX out already); folds the prefixes in and stores.
+// Why: in the one-tile-per-block kernel the warps that need the tile's prefix wait with
+// no loads in flight while warp 0 looks back; with one long segment that is every warp
+// of every tile, and the segmented scan ran at 80-85% of the plain scan's rate there
+// (docs/perf/segmented_scan.md).
+//
+// The values move as in the plain scan's pipeline: 16-byte cp.async chunks into a padded
+// stage, blocked reads, striped 16-byte stores from the stage. A tile holding items in
+// no segment (gaps, the offsets form only) writes its covered items from registers
+// instead, item by item.
+//
+// No deadlock, by the plain pipeline's argument: a block claims tiles in increasing
+// order, and the smallest tile without a published prefix finds only PREFIXes below it.
+#pragma once
+
+#include "onepass/agent/scan_pipeline.cuh"
+#include "onepass/agent/segmented_scan.cuh"
+
+namespace onepass::detail {
+
+// in and out 16-byte aligned; any grid size works. Heads: a source with `pipelined` true.
+template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
+          int LookbackTilesPerLane = 1>
+__global__ void __launch_bounds__(BlockThreads,
+                                  (scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
+    segmented_scan_pipeline_kernel(const T* in, T* out, index_t n, Heads source, T init, Op op,
+                                   lookback::tile_state<segmented_value<T>> state, lookback::tile_counter counter,
+                                   unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {
+  static_assert(Heads::pipelined, "the head source must support fetch/heads");
+  using layout = scan_pipeline_layout<T, BlockThreads, ItemsPerThread>;
+  using pair = segmented_value<T>;
+  using pair_op = segmented_op<Op>;
+  using scan_t = block_scan<pair, BlockThreads>;
+  constexpr int N = ItemsPerThread;
+  static_assert(N >= 1 && N <= 32, "a thread's heads are one 32-bit mask");
+  constexpr int S = layout::stages;
+  using fetched_t = typename Heads::template fetched<N>;
+  extern __shared__ __align__(16) unsigned char stage_memory[];
+  __shared__ typename scan_t::storage reduce_storage, scan_storage;
+  __shared__ index_t claimed[S];
+  __shared__ pair tile_prefix;
+
+  if (!source.ok()) return;  // uniform: every block returns, none waits on another
+  const pair_op seg{op};
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warp = warp_id();
+  const index_t tiles = layout::num_tiles(n);
+  auto stage_at = [&](int s) { return layout::stage(stage_memory, s); };
+
+  // C for stage s: values by cp.async (one group per stage, empty or not), heads into
+  // registers.
+  auto start_loads = [&](int s, index_t tile) {
+    layout::start_loads(stage_at(s), in, tile, tiles, n, prefetch_tiles);
+    return source.template fetch<N>(tile * layout::tile_items, n);
+  };
+  // The tile's head masks. Item 0 of the array always begins something: a segment, or
+  // (offsets form) a gap when no segment begins there.
+  auto heads_of = [&](const fetched_t& f, index_t tile) {
+    thread_heads h = source.template heads<N>(f);
+    if (tile == 0 && tid == 0 && (h.heads & 1u) == 0) {
+      h.heads |= 1u;
+      if constexpr (Heads::has_gaps) h.gaps |= 1u;
+    }
+    if constexpr (!Heads::has_gaps) h.gaps = 0;
+    return h;
+  };
+  // B: waits for the stage's values (all but the newest group are complete), reduces the
+  // tile as pairs and publishes it: PREFIX when it holds a head (nothing before its last
+  // head matters to its successors; tile 0 always does), AGGREGATE otherwise.
+  auto publish_tile = [&](int s, index_t tile, const thread_heads& h) {
+    cp_async_wait<1>();
+    __syncthreads();  // every thread's copies into stage s have landed
+    if (tile >= tiles) return;  // uniform
+    T items[N];
+    layout::read_blocked(stage_at(s), items);
+    const pair thread_total = scan_thread_segments<Heads::has_gaps>(items, h, op);
+    pair ignored, aggregate;
+    scan_t(reduce_storage).exclusive_prefix(thread_total, seg, ignored, aggregate);
+    if (tid == 0) {
+      const auto status =
+          aggregate.head != no_head ? lookback::tile_status::prefix : lookback::tile_status::aggregate;
+      delay(tile, status);
+      state.publish(tile, status, aggregate);
+    }
+  };
+
+  constexpr int claimer = BlockThreads > 32 ? 32 : 0;  // thread 0 publishes
+
+  // Prologue: tiles for stages 0, 1 and 2 (A, B and C of step 0) claimed, the first two
+  // loading; stage 0's tile published.
+  if (tid == 0) {
+    claimed[0] = counter.claim();
+    claimed[1] = counter.claim();
+    claimed[2] = counter.claim();
+  }
+  __syncthreads();
+  const fetched_t first = start_loads(0, claimed[0]);
+  fetched_t fetched_b = start_loads(1, claimed[1]);
+  thread_heads heads_a = heads_of(first, claimed[0]);
+  publish_tile(0, claimed[0], heads_a);
+
+  for (int step = 0;; ++step) {
+    const int a = step % S, b = (step + 1) % S, c = (step + 2) % S;
+    __syncthreads();  // the last claim is visible; stage c (last step's A) is no longer read
+    const index_t tile = claimed[a];
+    if (tile >= tiles) break;  // uniform; later claims are larger still
+    const fetched_t fetched_c = start_loads(c, claimed[c]);
+    const thread_heads heads_b = heads_of(fetched_b, claimed[b]);
+    publish_tile(b, claimed[b], heads_b);
+
+    // A.
+    T items[N];
+    layout::read_blocked(stage_at(a), items);
+    const thread_heads h = heads_a;
+    const pair thread_total = scan_thread_segments<Heads::has_gaps>(items, h, op);
+    pair thread_prefix, aggregate;
+    const bool has_thread_prefix = scan_t(scan_storage).exclusive_prefix(thread_total, seg, thread_prefix, aggregate);
+    if (warp == 0 && !(shfl_idx(h.heads, 0) & 1u)) {  // the tile's first item needs what precedes it
+      const pair prefix = lookback::lookback_warp<LookbackTilesPerLane>(state, tile, seg, backoff_ns);
+      if (lane_id() == 0) {
+        if (aggregate.head == no_head) {  // else its PREFIX went out at B
+          delay(tile, lookback::tile_status::prefix);
+          state.publish(tile, lookback::tile_status::prefix, seg(prefix, aggregate));
+        }
+        tile_prefix = prefix;
+      }
+    }
+    __syncthreads();  // the tile's prefix is known
+    const unsigned uncovered = finish_thread_segments<Exclusive, Heads::has_gaps>(
+        items, h, has_thread_prefix, thread_prefix, tile_prefix, init, op);
+    layout::write_blocked(stage_at(a), items);
+    bool tile_has_gaps = false;  // the barrier: the scanned tile is in stage a
+    if constexpr (Heads::has_gaps)
+      tile_has_gaps = __syncthreads_or(uncovered != 0);
+    else
+      __syncthreads();
+
+    // The next step's C, claimed after the step's last barrier so that its round trip
+    // overlaps the stores (as in the plain pipeline); it goes into slot a.
+    index_t next_claim = 0;
+    if (tid == claimer) next_claim = counter.claim();
+    if (!tile_has_gaps) {
+      layout::store_tile(stage_at(a), out, tile, n);
+    } else {
+      // Rare: a tile with items outside every segment. Each thread writes its own
+      // covered items.
+      const index_t first_item = tile * layout::tile_items + static_cast<index_t>(tid) * N;
+#pragma unroll
+      for (int i = 0; i < N; ++i)
+        if (first_item + i < n && !((uncovered >> i) & 1u)) out[first_item + i] = items[i];
+    }
+    if (tid == claimer) claimed[a] = next_claim;
+    heads_a = heads_b;
+    fetched_b = fetched_c;
+  }
+  cp_async_wait<0>();  // no copy may outlive the block
+}
+
+}  // namespace onepass::detail
