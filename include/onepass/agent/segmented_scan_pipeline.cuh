@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(BlockThreads,
     // A.
     T items[N];
     layout::read_blocked(stage_at(a), items);
-    const thread_heads h = heads_a;
+    const thread_heads& h = heads_a;
     const pair thread_total = scan_thread_segments<Heads::has_gaps>(items, h, op);
     pair thread_prefix, aggregate;
     const bool has_thread_prefix = scan_t(scan_storage).exclusive_prefix(thread_total, seg, thread_prefix, aggregate);

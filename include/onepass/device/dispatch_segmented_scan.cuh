@@ -165,14 +165,17 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
   lookback::tile_counter counter(base);
   lookback::tile_state<segmented_value<T>> state(base + plan::counter_bytes);
   const dim3 grid(static_cast<unsigned>(plan::num_tiles(n)));
-  const index_t prefetch_tiles = l2_prefetch_tiles(
-      plan::tile_items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
-      plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), is_vector_aligned(in));
+  // The L2 prefetch distance in tiles of `tile_items` (either agent's).
+  const auto prefetch_tiles_of = [&](index_t tile_items) {
+    return l2_prefetch_tiles(tile_items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
+                             plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)),
+                             is_vector_aligned(in));
+  };
   // 128-bit accesses need the values (and keys) 16-byte aligned; otherwise coalesced scalars.
   const bool aligned = is_vector_aligned(in) && is_vector_aligned(out) && heads_vector_aligned(heads);
-  constexpr int pipeline_threads = plan::tuning.pipeline_block_threads;
-  constexpr int pipeline_items = plan::tuning.pipeline_items_per_thread;
   if constexpr (plan::tuning.pipelined && Heads::pipelined && 16 % sizeof(T) == 0) {
+    constexpr int pipeline_threads = plan::tuning.pipeline_block_threads;
+    constexpr int pipeline_items = plan::tuning.pipeline_items_per_thread;
     constexpr auto kernel = segmented_scan_pipeline_kernel<T, Heads, Op, pipeline_threads, pipeline_items, Exclusive,
                                                            Delay, plan::tuning.pipeline_lookback_tiles_per_lane>;
     constexpr int shared_bytes = scan_pipeline_layout<T, pipeline_threads, pipeline_items>::shared_bytes;
@@ -182,14 +185,12 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     const index_t tiles = plan::num_pipeline_tiles(n);
     if (aligned && tiles >= plan::tuning.pipeline_min_tiles_per_block * resident) {
       const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
-      const index_t pipeline_prefetch_tiles = l2_prefetch_tiles(
-          plan::pipeline_tile_items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
-          plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), is_vector_aligned(in));
       launch(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads, init, op, state, counter,
-             plan::tuning.lookback_backoff_ns, delay, pipeline_prefetch_tiles);
+             plan::tuning.lookback_backoff_ns, delay, prefetch_tiles_of(plan::pipeline_tile_items));
       return;
     }
   }
+  const index_t prefetch_tiles = prefetch_tiles_of(plan::tile_items);
   if (aligned) {
     launch(segmented_scan_kernel<T, Heads, Op, threads, items, V, Exclusive, Delay, min_blocks>, grid, threads, 0,
            stream, in, out, n, heads, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
