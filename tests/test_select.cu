@@ -1,7 +1,8 @@
 // The production stream compaction through its public API: select_if, select_flagged
 // (uint8 and bool flags), unique and partition, for six arithmetic types and a 12-byte
 // struct, keep fractions from none to all, runs of every length, sizes from 0 to 2^24 + 5
-// and past 2^31, the aligned and the scalar path, in place, a predicate that reads the
+// and past 2^31, the split tile (aligned 8-byte items, 4-byte partitions), the one-tile
+// kernel's 128-bit and scalar paths, in place, a predicate that reads the
 // index, partition's stability, every call style (simple, workspace, *_to_host), a
 // non-default stream, CUDA-graph capture, the checks that need the runtime, and stalled
 // tiles that the lookback must wait for. Every result is compared exactly with the CPU
@@ -109,7 +110,10 @@ constexpr long long run_lengths[] = {1, 4, 1000, random_runs};
 template <class T>
 std::vector<long long> select_sizes() {
   const long long tile = onepass::detail::select_plan<T>::tile_items;
-  std::vector<long long> sizes = {0, 1, 31, 32, 33, tile - 1, tile, tile + 1, 3 * tile + 5, (1ll << 24) + 5};
+  // tile / 2: where the split tile's register part ends and its shared part begins (4-
+  // and 8-byte items).
+  std::vector<long long> sizes = {0,        1,    31,       32,       33,          tile / 2 - 1,      tile / 2 + 1,
+                                  tile - 1, tile, tile + 1, tile + 3, 3 * tile + 5, (1ll << 24) + 5};
   std::mt19937_64 rng(4321 + sizeof(T));
   for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 300000));
   std::sort(sizes.begin(), sizes.end());
@@ -822,6 +826,31 @@ struct forced_prefetch {
   }();
 };
 
+// The one-tile kernel on aligned input: production gives aligned 4- and 8-byte items to
+// the split tile, so this is the only way the one-tile kernel's 128-bit loads run for them.
+template <class T>
+struct one_tile_kernel_only {
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    t.register_rows = 0;
+    t.shared_items = 0;
+    return t;
+  }();
+};
+
+// The split tile for every job it can run on 4-byte items (production gives it their
+// partitions only): 32 rows in registers, 4096 items in shared memory.
+template <class T>
+struct split_tile_four_byte {
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    t.register_rows = 32;
+    t.shared_items = t.tile_items() - 32 * t.block_threads;
+    t.split_selects = true;
+    return t;
+  }();
+};
+
 // The launch alone (the arguments are valid), with the stalls; partition out of place,
 // then unique in place.
 template <class T, class Tuning = tuning::default_select_tuning<T>>
@@ -871,6 +900,23 @@ TEST(SelectStress, StalledTilesNeitherDeadlockNorReadStaleCounts) {
   // The L2 prefetch on (production turns it on from 128 MiB up), unique in place included.
   check_stalled<unsigned, forced_prefetch<unsigned>>(n);
   check_stalled<unsigned, forced_prefetch<unsigned>>(3 * 8192 + 5);  // the prefetch reaches the partial tile
+  check_stalled<double>(n / 2);                                       // the split tile, 8-byte items
+}
+
+TEST(SelectStress, SplitTileOnFourByteItems) {
+  ONEPASS_REQUIRE_GPU();
+  using split = split_tile_four_byte<unsigned>;
+  const long long tile = onepass::detail::select_plan<unsigned, split>::tile_items;
+  for (long long n : {1ll, 33ll, tile / 2 - 1, tile / 2 + 1, tile + 3, std::min(max_test_items(), (1ll << 22) + 17)})
+    check_stalled<unsigned, split>(n);
+}
+
+TEST(SelectStress, OneTileKernelOnAlignedItems) {
+  ONEPASS_REQUIRE_GPU();
+  const long long n = std::min(max_test_items(), (1ll << 20) + 17);
+  check_stalled<unsigned, one_tile_kernel_only<unsigned>>(n);
+  check_stalled<double, one_tile_kernel_only<double>>(n);
+  check_stalled<unsigned, one_tile_kernel_only<unsigned>>(8192 + 3);
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 //   4. the kept items are packed in shared memory (for a partition, the rejected ones
 //      from the other end) and the block writes them out contiguously, coalesced.
 // Every item is read once and every kept item written once: one pass. The last tile
-// writes the total count.
+// writes the total count. Where the tuning says so, aligned inputs run the split tile
+// instead (agent/select_split.cuh: 8-byte items, 4-byte partitions); this kernel is then
+// the fallback for unaligned ones.
 //
 // In place (out == in) is safe: a tile writes only after its lookback has seen every
 // earlier tile publish, and a tile publishes only after loading its input, so no write
@@ -46,10 +48,12 @@ __device__ ONEPASS_FORCEINLINE bool call_predicate(const Pred& pred, const T& it
   }
 }
 
+// split_tile: whether the job may run on the split-tile kernel (agent/select_split.cuh).
 template <class T, class Pred>
 struct select_if_job {
   using value_type = T;
   static constexpr bool needs_previous = false;
+  static constexpr bool split_tile = true;
   const T* in;
   Pred pred;
   __device__ ONEPASS_FORCEINLINE bool keep(const T& item, index_t i, const T& /*previous*/) const {
@@ -61,6 +65,9 @@ template <class T, class Flag>
 struct select_flagged_job {
   using value_type = T;
   static constexpr bool needs_previous = false;
+  // Its one-byte flag loads, row by row, ran at 65% of the one-tile kernel's speed on an
+  // H100 (docs/perf/select.md).
+  static constexpr bool split_tile = false;
   const T* in;
   const Flag* flags;
   __device__ ONEPASS_FORCEINLINE bool keep(const T& /*item*/, index_t i, const T& /*previous*/) const {
@@ -72,6 +79,7 @@ template <class T, class Eq>
 struct unique_job {
   using value_type = T;
   static constexpr bool needs_previous = true;
+  static constexpr bool split_tile = true;
   const T* in;
   Eq eq;
   __device__ ONEPASS_FORCEINLINE bool keep(const T& item, index_t i, const T& previous) const {
@@ -102,6 +110,20 @@ struct select_shared {
   index_t tile;
 };
 
+// Thread 0 claims the block's tile and asks L2 to prefetch the one `prefetch_tiles`
+// ahead; every thread gets the tile (through `slot`, in shared memory) after a barrier.
+template <class T>
+__device__ ONEPASS_FORCEINLINE index_t claim_select_tile(lookback::tile_counter& counter, const T* in, index_t n,
+                                                         int tile_items, index_t prefetch_tiles, index_t& slot) {
+  if (threadIdx.x == 0) {
+    slot = counter.claim();
+    prefetch_tile_l2(in, slot, prefetch_tiles, tile_items * static_cast<index_t>(sizeof(T)),
+                     n * static_cast<index_t>(sizeof(T)));
+  }
+  __syncthreads();
+  return slot;
+}
+
 // out_rejected == nullptr: a select (rejected items are dropped); otherwise a partition.
 template <class Job, int Threads, int N, int V, class Delay>
 __global__ void __launch_bounds__(Threads)
@@ -115,13 +137,7 @@ __global__ void __launch_bounds__(Threads)
 
   const int lane = lane_id();
   const int warp = warp_id();
-  if (threadIdx.x == 0) {
-    shared.tile = counter.claim();
-    prefetch_tile_l2(job.in, shared.tile, prefetch_tiles, tile_items * static_cast<index_t>(sizeof(T)),
-                     n * static_cast<index_t>(sizeof(T)));
-  }
-  __syncthreads();
-  const index_t tile = shared.tile;
+  const index_t tile = claim_select_tile(counter, job.in, n, tile_items, prefetch_tiles, shared.tile);
   const index_t tile_begin = tile * tile_items;
   const index_t warp_begin = tile_begin + static_cast<index_t>(warp) * (32 * N);
   const index_t thread_begin = warp_begin + static_cast<index_t>(lane) * N;

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "onepass/agent/select.cuh"
+#include "onepass/agent/select_split.cuh"
 #include "onepass/detail/launch.cuh"
 #include "onepass/tuning/select_tuning.cuh"
 
@@ -17,7 +18,10 @@ namespace onepass::detail {
 template <class T, class Tuning = tuning::default_select_tuning<T>>
 struct select_plan {
   static constexpr tuning::select_tuning tuning = Tuning::value;
+  static_assert(tuning.split_tile_fits(), "tuning: the split tile must hold tile_items() items");
   static constexpr index_t tile_items = tuning.tile_items();
+  // The split-tile kernel can run 4- and 8-byte items (on a 16-byte aligned input).
+  static constexpr bool has_split_tile = tuning.register_rows > 0 && (sizeof(T) == 4 || sizeof(T) == 8);
   // Largest n whose tile count fits a one-dimensional grid.
   static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
 
@@ -133,7 +137,20 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
   const index_t prefetch_tiles = l2_prefetch_tiles(
       static_cast<index_t>(threads) * items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
       plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), aligned);
-  if (aligned) {
+  // Aligned items take the split tile where the tuning has one for this call and the job
+  // allows it, else the one-tile kernel with 128-bit loads; unaligned inputs the one-tile
+  // kernel with scalar loads.
+  bool split = false;
+  if constexpr (plan::has_split_tile && Job::split_tile)
+    split = aligned && (out_rejected != nullptr || plan::tuning.split_selects);
+  if (split) {
+    if constexpr (plan::has_split_tile && Job::split_tile) {
+      launch(select_split_kernel<Job, threads, plan::tuning.register_rows, plan::tuning.shared_items,
+                                 plan::tuning.split_min_blocks_per_sm, Delay>,
+             grid, threads, 0, stream, job, n, out, out_rejected, count_out, tiles, state, counter,
+             plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
+    }
+  } else if (aligned) {
     launch(select_kernel<Job, threads, items, V, Delay>, grid, threads, 0, stream, job, n, out, out_rejected,
            count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
   } else {

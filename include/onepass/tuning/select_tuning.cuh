@@ -21,14 +21,43 @@ struct select_tuning {
   // the copy with half kept on an H200 (67% -> 72%), +4 on an H100.
   long long l2_prefetch_bytes = 0;
   long long l2_prefetch_min_input_bytes = 0;
+  // The split tile (agent/select_split.cuh), for 4- and 8-byte items on a 16-byte
+  // aligned input: register_rows rows of 32 items per warp in registers, shared_items
+  // more in shared memory; 0 = the one-tile kernel always. Its tile must hold as many
+  // items as the one-tile kernel's (block_threads * register_rows + shared_items ==
+  // tile_items()), which stays the fallback, so both share one workspace layout.
+  int register_rows = 0;
+  int shared_items = 0;
+  // The split-tile kernel's __launch_bounds__ minimum of resident blocks per SM (0: none,
+  // the compiler's choice).
+  int split_min_blocks_per_sm = 0;
+  // With a split tile: whether select_if and unique use it too (false: partitions only).
+  bool split_selects = true;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
+  constexpr bool split_tile_fits() const {
+    return register_rows == 0 || block_threads * register_rows + shared_items == tile_items();
+  }
 };
 
 inline constexpr long long select_l2_prefetch_bytes = 2ll << 20;
 inline constexpr long long select_l2_prefetch_min_input_bytes = 128ll << 20;
 
+// The split tile: 128 bytes of items per thread in registers (16 rows of 8-byte items,
+// 32 of 4-byte ones), the other 16 KiB of the 32 KiB tile in shared memory, at least 6
+// blocks per SM (80 registers). Measured at 2^28 bytes-equal inputs on an H100 and an
+// H200 (docs/perf/select.md), % of copy, one-tile kernel -> split tile:
+//   8-byte select 50% kept: H100 85.7 -> 93.4, H200 74.2 -> 80.1; partition 82.6 -> 90.1,
+//     67.2 -> 81.1; unique (runs of 4) 81.1 -> 82.4, 69.4 -> 68.4;
+//   4-byte partition: 77.5 -> 77.9, 61.8 -> 68.5; but select 50% 86.5 -> 85.1, 71.7 ->
+//     69.7 and unique 82.3 -> 75.8, 68.4 -> 61.0, so 4-byte selects keep the one-tile kernel.
+// select_flagged always runs the one-tile kernel (select_flagged_job::split_tile).
 constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
   const int items = element_bytes >= 256 ? 1 : element_bytes <= 4 ? 64 : static_cast<int>(256 / element_bytes);
+  if (element_bytes == 4 || element_bytes == 8) {
+    const int rows = static_cast<int>(128 / element_bytes);
+    return {128,  items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes, rows, 128 * (items - rows),
+            6,    element_bytes == 8};
+  }
   return {128, items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes};
 }
 

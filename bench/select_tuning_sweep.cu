@@ -1,0 +1,197 @@
+// select_tuning_sweep — tries rows of the production stream compaction's tuning (the
+// one-tile kernel; the split tile's shape; the L2 prefetch distance) on select_if with 1,
+// 50 and 99% kept, partition and unique (runs of 4), with CUB and the copy in the same
+// run; every count and item verified against the CPU reference before it is timed,
+// timed like onepass-bench (bench/gpu.cuh), rates on bytes read + written.
+// Used to choose the rows of include/onepass/tuning/select_tuning.cuh (docs/perf/select.md).
+//   select_tuning_sweep [log2_n=28]
+// (8-byte items run at half the count, so both sizes move the same bytes.)
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "gpu.cuh"
+#include "onepass/device/dispatch_select.cuh"
+#include "onepass/ladder/select/registry.cuh"
+#include "support/reference.hpp"
+#include "support/select_reference.hpp"
+
+using namespace onepass;
+
+// Items per thread of the one-tile kernel; RegisterRows = 0: the one-tile kernel only.
+// With RegisterRows > 0 the one-tile kernel is the fallback and must hold the same tile:
+// Items = RegisterRows + SharedItems / Threads.
+template <int Threads, int Items, int PrefetchMiB, int RegisterRows = 0, int SharedItems = 0, int MinBlocks = 0>
+struct row {
+  static constexpr tuning::select_tuning value{
+      Threads, Items, 32, static_cast<long long>(PrefetchMiB) << 20, 0, RegisterRows, SharedItems, MinBlocks};
+};
+
+// flagged: select_flagged with uint8 flags that say what select_if's predicate would.
+enum class op { select, flagged, partition, unique };
+
+template <class T>
+struct sweep {
+  using pred_t = test::select_less_than<T>;
+  long long n;
+  op what;
+  bench::device_array<T> in, out, rejected, expected;
+  bench::device_array<index_t> count;
+  bench::device_array<std::uint8_t> flags;
+  long long kept = 0;
+  double bytes = 0;
+  bench::timer& time;
+  double copy_gbps;
+  int failures = 0;
+
+  // keep: percent kept (select, partition) or the run length (unique).
+  sweep(long long n_, op what_, int keep, bench::timer& t_, double copy)
+      : n(n_), what(what_), in(n_), out(n_), rejected(what_ == op::partition ? n_ : 0), expected(n_), count(1),
+        flags(what_ == op::flagged ? n_ : 0), time(t_), copy_gbps(copy) {
+    const std::vector<T> host = what == op::unique ? test::run_length_values<T>(n, keep, 11)
+                                                   : test::keep_fraction_values<T>(n, keep / 100.0, 11);
+    in.upload(host);
+    if (what == op::flagged) {
+      std::vector<std::uint8_t> f(host.size());
+      for (std::size_t i = 0; i < host.size(); ++i) f[i] = pred_t{}(host[i]) ? 1 : 0;
+      flags.upload(f);
+    }
+    std::vector<T> want;
+    if (what == op::partition) {
+      test::partition_result<T> sides = test::reference_partition(host, pred_t{});
+      kept = static_cast<long long>(sides.selected.size());
+      want = std::move(sides.selected);
+      want.insert(want.end(), sides.rejected.begin(), sides.rejected.end());
+    } else {
+      want = what == op::unique ? test::reference_unique(host) : test::reference_select_if(host, pred_t{});
+      kept = static_cast<long long>(want.size());
+    }
+    if (!want.empty()) expected.upload(want);
+    // The flags are read too: one byte an item.
+    bytes = what == op::partition ? 2.0 * n * sizeof(T) : 1.0 * (n + kept) * sizeof(T) + (what == op::flagged ? n : 0);
+    std::printf("%s n=%lld %s %d%s\n", test::type_name<T>(), n,
+                what == op::select      ? "select"
+                : what == op::flagged   ? "select_flagged"
+                : what == op::partition ? "partition"
+                                        : "unique",
+                keep,
+                what == op::unique ? " (run length)" : "% kept");
+  }
+
+  template <class F>
+  void measure(const char* name, F&& call) {
+    const cudaStream_t s = time.stream();
+    ONEPASS_CUDA_TRY(cudaMemsetAsync(out.get(), 0xA5, out.bytes(), s));
+    if (what == op::partition) ONEPASS_CUDA_TRY(cudaMemsetAsync(rejected.get(), 0xA5, rejected.bytes(), s));
+    ONEPASS_CUDA_TRY(cudaMemsetAsync(count.get(), 0xA5, count.bytes(), s));
+    call();
+    ONEPASS_CUDA_TRY(cudaStreamSynchronize(s));
+    const index_t got = bench::read_item(count.get(), 0);
+    long long bad = got == kept ? bench::first_mismatch(out.get(), expected.get(), kept, s) : 0;
+    if (bad < 0 && what == op::partition)
+      bad = bench::first_mismatch(rejected.get(), expected.get() + kept, n - kept, s);
+    if (bad >= 0) {
+      std::printf("  %-36s FAILED (count %lld of %lld, first difference at %lld)\n", name, static_cast<long long>(got),
+                  kept, bad);
+      ++failures;
+      return;
+    }
+    const auto t = time.run(call);
+    const double gbps = bytes / t.median / 1e6;
+    std::printf("  %-36s %7.3f ms  %5.1f%% of copy\n", name, t.median, 100 * gbps / copy_gbps);
+  }
+
+  template <class Row>
+  void try_row() {
+    constexpr auto r = Row::value;
+    using job = onepass::detail::select_if_job<T, pred_t>;
+    using unique_job = onepass::detail::unique_job<T, equal_to>;
+    using flagged_job = onepass::detail::select_flagged_job<T, std::uint8_t>;
+    char name[80];
+    if (r.register_rows > 0)
+      std::snprintf(name, sizeof name, "%d x (%d rows + %d shared) L2+%lldMiB min%d", r.block_threads,
+                    r.register_rows, r.shared_items, r.l2_prefetch_bytes >> 20, r.split_min_blocks_per_sm);
+    else
+      std::snprintf(name, sizeof name, "one tile %dx%d L2+%lldMiB", r.block_threads, r.items_per_thread,
+                    r.l2_prefetch_bytes >> 20);
+    bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::select_plan<T, Row>::workspace_bytes(n)));
+    const workspace w{ws.get(), ws.bytes()};
+    measure(name, [&] {
+      if (what == op::unique)
+        onepass::detail::select_launch<unique_job, Row>(unique_job{in.get(), equal_to{}}, n, out.get(), nullptr,
+                                                        count.get(), w, time.stream());
+      else if (what == op::flagged)
+        onepass::detail::select_launch<flagged_job, Row>(flagged_job{in.get(), flags.get()}, n, out.get(), nullptr,
+                                                         count.get(), w, time.stream());
+      else
+        onepass::detail::select_launch<job, Row>(job{in.get(), pred_t{}}, n, out.get(),
+                                                 what == op::partition ? rejected.get() : nullptr, count.get(), w,
+                                                 time.stream());
+    });
+  }
+
+  void try_cub() {
+    if (what == op::flagged) return;  // the ladder's CUB entry has no flagged form
+    const auto& v = *ladder::find_select<T, pred_t>("cub");
+    bench::device_array<unsigned char> ws(static_cast<long long>(v.workspace_bytes(n)));
+    const workspace w{ws.get(), ws.bytes()};
+    measure("cub", [&] {
+      if (what == op::unique) v.unique(in.get(), n, out.get(), count.get(), w, time.stream());
+      else if (what == op::partition)
+        v.partition(in.get(), n, out.get(), rejected.get(), count.get(), pred_t{}, w, time.stream());
+      else v.select_if(in.get(), n, out.get(), count.get(), pred_t{}, w, time.stream());
+    });
+  }
+};
+
+// One table: CUB, the one-tile kernel, the split tiles (2 and 4 MiB prefetch, with and
+// without a minimum of 6 resident blocks, a larger shared part).
+template <class T, int Items, int Rows>
+int run_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
+  sweep<T> s(n, what, keep, time, copy_gbps);
+  s.try_cub();
+  s.template try_row<row<128, Items, 2>>();
+  s.template try_row<row<128, Items, 2, Rows, 128 * (Items - Rows)>>();
+  s.template try_row<row<128, Items, 2, Rows, 128 * (Items - Rows), 6>>();
+  s.template try_row<row<128, Items, 4, Rows, 128 * (Items - Rows), 6>>();
+  s.template try_row<row<128, Items + Items / 4, 2, Rows, 128 * (Items + Items / 4 - Rows), 6>>();
+  return s.failures;
+}
+
+int main(int argc, char** argv) try {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "select_tuning_sweep: no usable CUDA device\n");
+    return 2;
+  }
+  const long long n = 1ll << (argc > 1 ? std::atoi(argv[1]) : 28);
+  cudaStream_t stream;
+  ONEPASS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
+  double copy_gbps = 0;
+  {
+    bench::device_array<unsigned> a(n), b(n);
+    ONEPASS_CUDA_TRY(cudaMemsetAsync(a.get(), 1, a.bytes(), stream));
+    const auto t = time.run([&] {
+      ONEPASS_CUDA_TRY(cudaMemcpyAsync(b.get(), a.get(), a.bytes(), cudaMemcpyDeviceToDevice, stream));
+    });
+    copy_gbps = 2.0 * a.bytes() / t.median / 1e6;
+    std::printf("%s, copy %.0f GB/s (%lld bytes)\n", bench::query_device().name.c_str(), copy_gbps,
+                static_cast<long long>(a.bytes()));
+  }
+  int failures = 0;
+  for (int keep : {1, 50, 99}) failures += run_table<unsigned, 64, 32>(n, op::select, keep, time, copy_gbps);
+  failures += run_table<unsigned, 64, 32>(n, op::flagged, 50, time, copy_gbps);
+  failures += run_table<unsigned, 64, 32>(n, op::partition, 50, time, copy_gbps);
+  failures += run_table<unsigned, 64, 32>(n, op::unique, 4, time, copy_gbps);
+  for (int keep : {1, 50, 99})
+    failures += run_table<unsigned long long, 32, 16>(n / 2, op::select, keep, time, copy_gbps);
+  failures += run_table<unsigned long long, 32, 16>(n / 2, op::flagged, 50, time, copy_gbps);
+  failures += run_table<unsigned long long, 32, 16>(n / 2, op::partition, 50, time, copy_gbps);
+  failures += run_table<unsigned long long, 32, 16>(n / 2, op::unique, 4, time, copy_gbps);
+  std::printf("%d FAILED\n", failures);
+  return failures ? 1 : 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "select_tuning_sweep: %s\n", e.what());
+  return 1;
+}
