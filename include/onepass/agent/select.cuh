@@ -48,12 +48,14 @@ __device__ ONEPASS_FORCEINLINE bool call_predicate(const Pred& pred, const T& it
   }
 }
 
-// split_tile: whether the job may run on the split-tile kernel (agent/select_split.cuh).
+// split_tile: whether the job may run on the split-tile kernel (agent/select_split.cuh);
+// may_partition: whether the dispatch may pass it a rejected side.
 template <class T, class Pred>
 struct select_if_job {
   using value_type = T;
   static constexpr bool needs_previous = false;
   static constexpr bool split_tile = true;
+  static constexpr bool may_partition = true;
   const T* in;
   Pred pred;
   __device__ ONEPASS_FORCEINLINE bool keep(const T& item, index_t i, const T& /*previous*/) const {
@@ -68,6 +70,7 @@ struct select_flagged_job {
   // Its one-byte flag loads, row by row, ran at 65% of the one-tile kernel's speed on an
   // H100 (docs/perf/select.md).
   static constexpr bool split_tile = false;
+  static constexpr bool may_partition = false;
   const T* in;
   const Flag* flags;
   __device__ ONEPASS_FORCEINLINE bool keep(const T& /*item*/, index_t i, const T& /*previous*/) const {
@@ -80,6 +83,7 @@ struct unique_job {
   using value_type = T;
   static constexpr bool needs_previous = true;
   static constexpr bool split_tile = true;
+  static constexpr bool may_partition = false;
   const T* in;
   Eq eq;
   __device__ ONEPASS_FORCEINLINE bool keep(const T& item, index_t i, const T& previous) const {

@@ -139,18 +139,18 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
       plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), aligned);
   // Aligned items take the split tile where the tuning has one for this call and the job
   // allows it, else the one-tile kernel with 128-bit loads; unaligned inputs the one-tile
-  // kernel with scalar loads.
-  bool split = false;
-  if constexpr (plan::has_split_tile && Job::split_tile)
-    split = aligned && (out_rejected != nullptr || plan::tuning.split_selects);
-  if (split) {
-    if constexpr (plan::has_split_tile && Job::split_tile) {
+  // kernel with scalar loads. (A job that is never a partition compiles the split tile
+  // only when selects use it.)
+  if constexpr (plan::has_split_tile && Job::split_tile && (plan::tuning.split_selects || Job::may_partition)) {
+    if (aligned && (out_rejected != nullptr || plan::tuning.split_selects)) {
       launch(select_split_kernel<Job, threads, plan::tuning.register_rows, plan::tuning.shared_items,
                                  plan::tuning.split_min_blocks_per_sm, Delay>,
              grid, threads, 0, stream, job, n, out, out_rejected, count_out, tiles, state, counter,
              plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
+      return;
     }
-  } else if (aligned) {
+  }
+  if (aligned) {
     launch(select_kernel<Job, threads, items, V, Delay>, grid, threads, 0, stream, job, n, out, out_rejected,
            count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
   } else {
