@@ -1,10 +1,10 @@
 // segmented_scan_tuning_sweep — tries tile shapes of the production segmented scan (head
-// flags) on several segment-length distributions, beside the plain production scan, CUB's
+// flags and scan by key) on several segment-length distributions, beside the plain production scan, CUB's
 // scan by key and the copy, all in one run; every output verified before it is timed,
 // timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
-//   segmented_scan_tuning_sweep [log2_n=28]
+//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all]
 // int32 values at n and int64 values at n / 2, uint8 head flags, int32 keys for the by-key rows, inclusive sums. Rates
 // are bytes moved (values read and written, plus flags or keys read) over the time, as a
 // fraction of the plain production scan's rate in the same run (the issue's target).
@@ -24,11 +24,11 @@ using namespace onepass;
 // PipelineThreads > 0: the pipelined agent at PipelineThreads x PipelineItems (from 4 tiles
 // per resident block up), else one tile per block only.
 template <int Threads, int Items, int MinBlocks, int PrefetchMiB = 2, int PipelineThreads = 0,
-          int PipelineItems = 32>
+          int PipelineItems = 32, unsigned BackoffNs = 32>
 struct row {
   static constexpr tuning::segmented_scan_tuning value{Threads,
                                                         Items,
-                                                        32,
+                                                        BackoffNs,
                                                         MinBlocks,
                                                         static_cast<long long>(PrefetchMiB) << 20,
                                                         tuning::segmented_scan_l2_prefetch_min_input_bytes,
@@ -92,39 +92,57 @@ struct sweep {
     bench::device_array<int> d_keys(n);
     d_keys.upload(test::keys_of<int>(offsets, n, 12));
     std::printf(" %s (%zu segments)\n", test::distribution_name(d), offsets.size() - 1);
-    auto try_row = [&](auto r) {
+    // One row on head flags (by_key false) or on the int32 keys (by_key true).
+    auto try_row = [&](auto r, bool by_key = false) {
       using Row = decltype(r);
       constexpr auto v = Row::value;
       char name[64];
-      if (v.pipelined)
-        std::snprintf(name, sizeof name, "flags pipelined %dx%d L2+%lldMiB", v.pipeline_block_threads,
+      const char* what = by_key ? "keys" : "flags";
+      if (v.pipelined && !by_key)
+        std::snprintf(name, sizeof name, "%s pipelined %dx%d L2+%lldMiB", what, v.pipeline_block_threads,
                       v.pipeline_items_per_thread, v.l2_prefetch_bytes >> 20);
       else
-        std::snprintf(name, sizeof name, "flags %dx%d min %d L2+%lldMiB", v.block_threads, v.items_per_thread,
-                      v.min_blocks_per_sm, v.l2_prefetch_bytes >> 20);
+        std::snprintf(name, sizeof name, "%s %dx%d min %d L2+%lldMiB wait %uns", what, v.block_threads,
+                      v.items_per_thread, v.min_blocks_per_sm, v.l2_prefetch_bytes >> 20, v.lookback_backoff_ns);
       bench::device_array<unsigned char> ws(
           static_cast<long long>(onepass::detail::segmented_scan_plan<T, Row>::workspace_bytes(n)));
-      measure(name, want, 1, [&] {
-        onepass::detail::segmented_scan_dispatch<false, Row>(in.get(), n, out.get(),
-                                                             onepass::detail::flag_heads<std::uint8_t>{d_flags.get()},
-                                                             T{}, plus{}, workspace{ws.get(), ws.bytes()}, time.stream());
-      });
+      const workspace w{ws.get(), ws.bytes()};
+      if (by_key)
+        measure(name, want, sizeof(int), [&] {
+          onepass::detail::segmented_scan_dispatch<false, Row>(
+              in.get(), n, out.get(), onepass::detail::key_heads<int, equal_to>{d_keys.get(), equal_to{}}, T{},
+              plus{}, w, time.stream());
+        });
+      else
+        measure(name, want, 1, [&] {
+          onepass::detail::segmented_scan_dispatch<false, Row>(
+              in.get(), n, out.get(), onepass::detail::flag_heads<std::uint8_t>{d_flags.get()}, T{}, plus{}, w,
+              time.stream());
+        });
     };
     try_row(tuning::default_segmented_scan_tuning<T>{});
     if constexpr (sizeof(T) == 4) {
       try_row(row<256, 32, 3>{});                  // one tile per block only
       try_row(row<256, 32, 3, 2, 128, 16>{});      // pipelined tiles of 2048
-      try_row(row<256, 32, 3, 2, 256, 8>{});
-      try_row(row<256, 32, 3, 2, 128, 8>{});       // tiles of 1024
+      try_row(row<256, 32, 3, 2, 256, 32>{});      // pipelined tiles of 8192
+      try_row(row<256, 32, 3, 2, 128, 32>{});      // tiles of 4096
       try_row(row<256, 32, 3, 2, 64, 16>{});
-      try_row(row<256, 32, 3, 4, 128, 16>{});      // 4 MiB of L2 prefetch
+      try_row(tuning::default_segmented_scan_tuning<T>{}, true);
+      try_row(row<256, 16, 3>{}, true);
+      try_row(row<128, 32, 4>{}, true);
     } else {
       try_row(row<128, 32, 0>{});                  // one tile per block only
-      try_row(row<128, 32, 0, 2, 256, 16>{});      // tiles of 4096
-      try_row(row<128, 32, 0, 2, 128, 16>{});      // tiles of 2048
-      try_row(row<128, 32, 0, 2, 256, 8>{});
-      try_row(row<128, 32, 0, 2, 128, 8>{});       // tiles of 1024
-      try_row(row<128, 32, 0, 4, 128, 16>{});      // 4 MiB of L2 prefetch
+      try_row(row<128, 32, 4>{});                  // 128 registers: 4 blocks per SM
+      try_row(row<128, 32, 4, 4>{});               // 4 MiB of L2 prefetch
+      try_row(row<128, 24, 5>{});                  // 24 KiB tiles, 5 blocks per SM
+      try_row(row<128, 32, 0, 2, 256, 16>{});      // pipelined tiles of 4096
+      try_row(tuning::default_segmented_scan_tuning<T>{}, true);
+      try_row(row<128, 32, 4>{}, true);
+      try_row(row<128, 32, 4, 4>{}, true);
+      try_row(row<128, 32, 4, 2, 0, 32, 256>{}, true);   // first lookback pause 256 ns
+      try_row(row<128, 32, 4, 2, 0, 32, 1024>{}, true);  // 1024 ns
+      try_row(row<128, 24, 5>{}, true);
+      try_row(row<128, 16, 0>{}, true);
     }
     for (const char* id : {"onepass", "cub"}) {
       const auto* v = ladder::find_segmented_scan<T, int, plus>(id);
@@ -148,15 +166,18 @@ int main(int argc, char** argv) try {
   cudaStream_t stream;
   ONEPASS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
+  const std::string types = argc > 2 ? argv[2] : "all";
+  if (types != "all" && types != "int32" && types != "int64")
+    throw std::invalid_argument("the second argument is int32, int64 or all, not " + types);
   int failures = 0;
   const auto distributions = {test::segment_distribution::one_segment, test::segment_distribution::uniform_1_1000,
                               test::segment_distribution::power_law, test::segment_distribution::all_1};
-  {
+  if (types != "int64") {
     sweep<int> s(n, time);
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }
-  {
+  if (types != "int32") {
     sweep<long long> s(n / 2, time);  // the same bytes of values
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;

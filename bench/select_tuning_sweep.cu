@@ -30,6 +30,13 @@ struct row {
 // flagged: select_flagged with uint8 flags that say what select_if's predicate would.
 enum class op { select, flagged, partition, unique };
 
+// select_flagged as it was before 2026-11-24: each flag read on its own, in the one-tile
+// kernel's blocked order (the production job loads a thread's flags as 16-byte vectors).
+template <class T>
+struct flags_one_at_a_time_job : onepass::detail::select_flagged_job<T, std::uint8_t> {
+  static constexpr bool reads_flags = false;
+};
+
 template <class T>
 struct sweep {
   using pred_t = test::select_less_than<T>;
@@ -130,6 +137,23 @@ struct sweep {
     });
   }
 
+  // select_flagged's one-tile kernel with its flags read one at a time (the baseline of
+  // the vector flag loads).
+  template <int Items>
+  void try_flags_one_at_a_time() {
+    if (what != op::flagged) return;
+    using job = flags_one_at_a_time_job<T>;
+    using Row = row<128, Items, 2>;
+    bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::select_plan<T, Row>::workspace_bytes(n)));
+    const workspace w{ws.get(), ws.bytes()};
+    char name[80];
+    std::snprintf(name, sizeof name, "one tile 128x%d, flags one at a time", Items);
+    measure(name, [&] {
+      onepass::detail::select_launch<job, Row>(job{{in.get(), flags.get()}}, n, out.get(), nullptr, count.get(), w,
+                                               time.stream());
+    });
+  }
+
   void try_cub() {
     if (what == op::flagged) return;  // the ladder's CUB entry has no flagged form
     const auto& v = *ladder::find_select<T, pred_t>("cub");
@@ -144,16 +168,18 @@ struct sweep {
   }
 };
 
-// One table: CUB, the one-tile kernel, the split tiles (2 and 4 MiB prefetch, with and
-// without a minimum of 6 resident blocks, a larger shared part).
+// One table: CUB, the one-tile kernel, the split tiles (2 MiB prefetch; no minimum of
+// resident blocks, or 6, 7, 8 of them; a larger shared part).
 template <class T, int Items, int Rows>
 int run_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
   sweep<T> s(n, what, keep, time, copy_gbps);
   s.try_cub();
+  s.template try_flags_one_at_a_time<Items>();
   s.template try_row<row<128, Items, 2>>();
   s.template try_row<row<128, Items, 2, Rows, 128 * (Items - Rows)>>();
   s.template try_row<row<128, Items, 2, Rows, 128 * (Items - Rows), 6>>();
-  s.template try_row<row<128, Items, 4, Rows, 128 * (Items - Rows), 6>>();
+  s.template try_row<row<128, Items, 2, Rows, 128 * (Items - Rows), 7>>();
+  s.template try_row<row<128, Items, 2, Rows, 128 * (Items - Rows), 8>>();
   s.template try_row<row<128, Items + Items / 4, 2, Rows, 128 * (Items + Items / 4 - Rows), 6>>();
   return s.failures;
 }

@@ -281,16 +281,23 @@ void check_family(family f, std::uint64_t seed) {
           EXPECT_EQ(call_select_if(st, d_in, n, out.get(), count, pred), static_cast<index_t>(expected.size()));
           expect_output(out, expected, "out");
         } else if (f == family::select_flagged) {
-          const std::vector<std::uint8_t> fl = slice(flags, offset, n);
-          const std::vector<T> expected = reference_select_flagged(src, fl);
-          for (bool as_bool : {false, true}) {
-            SCOPED_TRACE(as_bool ? "bool flags" : "uint8 flags");
-            out.poison();
-            count.poison();
-            const index_t k = as_bool ? call_select_flagged(st, d_in, flags_bool.get() + offset, n, out.get(), count)
-                                      : call_select_flagged(st, d_in, flags8.get() + offset, n, out.get(), count);
-            EXPECT_EQ(k, static_cast<index_t>(expected.size()));
-            expect_output(out, expected, "out");
+          // The flags at the items' offset and at the other one: aligned items with
+          // unaligned flags and the reverse take different load paths.
+          for (long long flag_offset : {offset, 1 - offset}) {
+            if (big && flag_offset != offset) continue;
+            SCOPED_TRACE("flag offset=" + std::to_string(flag_offset));
+            const std::vector<std::uint8_t> fl = slice(flags, flag_offset, n);
+            const std::vector<T> expected = reference_select_flagged(src, fl);
+            for (bool as_bool : {false, true}) {
+              SCOPED_TRACE(as_bool ? "bool flags" : "uint8 flags");
+              out.poison();
+              count.poison();
+              const index_t k =
+                  as_bool ? call_select_flagged(st, d_in, flags_bool.get() + flag_offset, n, out.get(), count)
+                          : call_select_flagged(st, d_in, flags8.get() + flag_offset, n, out.get(), count);
+              EXPECT_EQ(k, static_cast<index_t>(expected.size()));
+              expect_output(out, expected, "out");
+            }
           }
         } else {
           const partition_result<T> expected = reference_partition(src, pred);

@@ -22,7 +22,12 @@
 // (one segment 85% of the plain scan's rate against 75-80% at 256 x 16; 128 x 32 within
 // run-to-run noise of it). 8-byte values 128 x 32, the same 256 bytes a thread: 10-16
 // points of the plain scan's rate faster than the first row tried (256 x 8, 4 blocks per
-// SM, which spilled). The 4-byte row asks for 3 blocks per SM:
+// SM, which spilled). It asks for 4 blocks per SM (128 registers, a 16-24 byte stack,
+// where the compiler took 137-155 and ran 3): on an H200, head flags one segment /
+// uniform / power law / all 1 78.6 / 87.7 / 90.6 / 109.1 -> 85.0 / 97.8 / 97.9 / 111.5
+// and scan by key 85.2 / 95.7 / 98.2 / 116.3 -> 89.5 / 102.9 / 102.6 / 114.7 (CUB's scan
+// by key 101.1); 128 x 24 at 5 blocks, 128 x 16 and 256 x 16 lose 5-15 points on one
+// segment. The 4-byte row asks for 3 blocks per SM:
 // the flags and by-key kernels fit that anyway (79-80 registers), the offsets form's
 // bitmap kernel took 100 registers and ran 2 blocks per SM without it (24% more time on
 // an H200; with it, 80 registers and no spills).
@@ -66,7 +71,7 @@ constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t eleme
     return {256, 32, 32, 3, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes, true, 128,
             16};
   if (element_bytes <= 8)
-    return {128, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes, false, 256,
+    return {128, 32, 32, 4, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes, false, 256,
             16};
   return {128, 4, 32, 0};
 }

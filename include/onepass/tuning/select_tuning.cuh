@@ -43,20 +43,25 @@ inline constexpr long long select_l2_prefetch_bytes = 2ll << 20;
 inline constexpr long long select_l2_prefetch_min_input_bytes = 128ll << 20;
 
 // The split tile: 128 bytes of items per thread in registers (16 rows of 8-byte items,
-// 32 of 4-byte ones), the other 16 KiB of the 32 KiB tile in shared memory, at least 6
-// blocks per SM (80 registers). Measured at 2^28 bytes-equal inputs on an H100 and an
-// H200 (docs/perf/select.md), % of copy, one-tile kernel -> split tile:
+// 32 of 4-byte ones), the other 16 KiB of the 32 KiB tile in shared memory, at least 8
+// blocks per SM (64 registers, no spills). Measured at 2^28 bytes-equal inputs on an
+// H100 and an H200 (docs/perf/select.md), % of copy, one-tile kernel -> split tile at 6
+// blocks per SM:
 //   8-byte select 50% kept: H100 85.7 -> 93.4, H200 74.2 -> 80.1; partition 82.6 -> 90.1,
-//     67.2 -> 81.1; unique (runs of 4) 81.1 -> 82.4, 69.4 -> 68.4;
+//     67.2 -> 81.1;
 //   4-byte partition: 77.5 -> 77.9, 61.8 -> 68.5; but select 50% 86.5 -> 85.1, 71.7 ->
 //     69.7 and unique 82.3 -> 75.8, 68.4 -> 61.0, so 4-byte selects keep the one-tile kernel.
+// The minimum is 8, not 6, for unique: at 6 the compiler gave its 8-byte kernel 80
+// registers (6 blocks per SM) where select's took 64 (8 blocks); at 8, uint64 unique
+// (runs of 4) H200 68.6 -> 76.1% (CUB 71.0%), H100 77.5 -> 89.8% (CUB 82.8%); every other
+// table within 0.3 point of 6.
 // select_flagged always runs the one-tile kernel (select_flagged_job::split_tile).
 constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
   const int items = element_bytes >= 256 ? 1 : element_bytes <= 4 ? 64 : static_cast<int>(256 / element_bytes);
   if (element_bytes == 4 || element_bytes == 8) {
     const int rows = static_cast<int>(128 / element_bytes);
     return {128,  items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes, rows, 128 * (items - rows),
-            6,    element_bytes == 8};
+            8,    element_bytes == 8};
   }
   return {128, items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes};
 }
