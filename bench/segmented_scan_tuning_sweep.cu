@@ -139,8 +139,10 @@ struct sweep {
       try_row(tuning::default_segmented_scan_tuning<T>{}, true);
       try_row(row<128, 32, 4>{}, true);
       try_row(row<128, 32, 4, 4>{}, true);
-      try_row(row<128, 32, 4, 2, 0, 32, 256>{}, true);   // first lookback pause 256 ns
-      try_row(row<128, 32, 4, 2, 0, 32, 1024>{}, true);  // 1024 ns
+      try_row(row<224, 14, 3>{}, true);  // CUB's sm_90 shape for 4-byte keys, 8-byte values
+      try_row(row<192, 16, 3>{}, true);
+      try_row(row<256, 12, 3>{}, true);
+      try_row(row<256, 16, 2>{}, true);
       try_row(row<128, 24, 5>{}, true);
       try_row(row<128, 16, 0>{}, true);
     }

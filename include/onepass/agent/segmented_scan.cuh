@@ -505,11 +505,13 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
 
   T items[N];
   load_vector_striped<32, V>(in + warp_begin, items, lane, warp_valid);
+  // The heads before the values' exchange, so that their loads are in flight with the
+  // values' (after it, the exchange's shared-memory round trip ordered them behind).
+  thread_heads h = source.template load<BlockThreads, N, V>(shared.heads, tile_begin, tile_valid, n);
   typename warp_exchange<T, N, V>::storage& exchange_storage = shared.exchange[warp];
   warp_exchange<T, N, V> exchange(exchange_storage, lane);
   exchange.striped_to_blocked(items, items);
 
-  thread_heads h = source.template load<BlockThreads, N, V>(shared.heads, tile_begin, tile_valid, n);
   if (tile == 0 && tid == 0 && (h.heads & 1u) == 0) {  // item 0 always begins something
     h.heads |= 1u;
     if constexpr (Heads::has_gaps) h.gaps |= 1u;  // no segment begins there: a gap
