@@ -84,7 +84,8 @@ struct select_flagged_job {
   // vectors where they are aligned and all below n: one at a time in this blocked order,
   // every warp load touched 32 sectors (H200, uint32: 47% of the copy against 72% for
   // select_if). As bits, a thread's 64 decisions take 2 registers while the items are
-  // exchanged.
+  // exchanged. (load_blocked into a Flag[N], then bits, is the same load, but it took the
+  // kernel from 107 registers to 149-161 where this takes 113-118: docs/perf/select.md.)
   template <int N>
   __device__ ONEPASS_FORCEINLINE unsigned long long load_flags(index_t first, index_t n) const {
     static_assert(N <= 64, "one bit per item in a 64-bit mask");
