@@ -136,6 +136,7 @@ int main(int argc, char** argv) try {
       sweep<int> s(n, time);
       s.try_cub();
       s.try_row<row<256, 32, 32, 5, false, 2>>();
+      s.try_row<row<256, 32, 32, 6, false, 2>>();  // 40 registers
       s.try_row<row<256, 32, 32, 0, true, 2>>();
       s.try_row<row<256, 32, 32, 0, true, 2, false, 2>>();
       failures += s.failures;
@@ -144,6 +145,7 @@ int main(int argc, char** argv) try {
       sweep<long long> s(n / 2, time);
       s.try_cub();
       s.try_row<row<256, 16, 32, 4, false, 2>>();
+      s.try_row<row<256, 16, 32, 5, false, 2>>();  // 48 registers
       s.try_row<row<256, 16, 32, 0, true, 2>>();
       s.try_row<row<256, 16, 32, 0, true, 2, false, 2>>();
       failures += s.failures;

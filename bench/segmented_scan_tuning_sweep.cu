@@ -127,17 +127,21 @@ struct sweep {
       try_row(row<256, 32, 3, 2, 256, 32>{});      // pipelined tiles of 8192
       try_row(row<256, 32, 3, 2, 128, 32>{});      // tiles of 4096
       try_row(row<256, 32, 3, 2, 64, 16>{});
+      try_row(row<256, 32, 4>{});                  // 64 registers
       try_row(tuning::default_segmented_scan_tuning<T>{}, true);
+      try_row(row<256, 32, 4>{}, true);
       try_row(row<256, 16, 3>{}, true);
       try_row(row<128, 32, 4>{}, true);
     } else {
       try_row(row<128, 32, 0>{});                  // one tile per block only
       try_row(row<128, 32, 4>{});                  // 128 registers: 4 blocks per SM
       try_row(row<128, 32, 4, 4>{});               // 4 MiB of L2 prefetch
+      try_row(row<128, 32, 5>{});                  // 96 registers
       try_row(row<128, 24, 5>{});                  // 24 KiB tiles, 5 blocks per SM
       try_row(row<128, 32, 0, 2, 256, 16>{});      // pipelined tiles of 4096
       try_row(tuning::default_segmented_scan_tuning<T>{}, true);
       try_row(row<128, 32, 4>{}, true);
+      try_row(row<128, 32, 5>{}, true);
       try_row(row<128, 32, 4, 4>{}, true);
       try_row(row<224, 14, 3>{}, true);  // CUB's sm_90 shape for 4-byte keys, 8-byte values
       try_row(row<192, 16, 3>{}, true);

@@ -103,9 +103,14 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
 
   const bool has_tile_prefix = Exclusive || tile > 0;
-  if (warp == 0)
+  if (warp == 0) {
+    // Warp 0's items wait in its exchange slots during the lookback: held in registers
+    // beside the lookback's, they set the kernel's register peak (docs/perf/scan.md).
+    exchange.save_blocked(items);
     resolve_tile_prefix<Exclusive, true>(state, tile, aggregate, init, op, backoff_ns, delay,
                                          shared.tile_prefix);
+    exchange.restore_blocked(items);
+  }
   __syncthreads();
 
   block_scan<T, BlockThreads>::template apply_prefixes<Exclusive>(

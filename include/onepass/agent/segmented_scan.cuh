@@ -143,10 +143,13 @@ __device__ ONEPASS_FORCEINLINE unsigned finish_thread_segments(T (&items)[N], co
 // --- head sources -----------------------------------------------------------------------
 // Each provides `storage<Threads, N>` (its shared memory), `has_gaps`, ok() (false: the
 // input was found bad on the device, and the kernel writes nothing), and
-//   load<Threads, N, V>(storage, tile_begin, tile_valid, n): the calling thread's
-//   thread_heads, for items tile_begin + threadIdx.x * N + [0, N). Item 0 of the array
-//   always begins a segment (or, for the offsets form, possibly a gap); the source need
-//   not mark it, the kernel does. Slots past the end may hold anything.
+//   load<Threads, N, V, ScratchBytes>(storage, scratch, tile_begin, tile_valid, n): the
+//   calling thread's thread_heads, for items tile_begin + threadIdx.x * N + [0, N). Item 0
+//   of the array always begins a segment (or, for the offsets form, possibly a gap); the
+//   source need not mark it, the kernel does. Slots past the end may hold anything.
+//   `scratch` is the calling warp's ScratchBytes of shared memory (16-byte aligned; the
+//   exchange of the values reuses it after load returns), which the source may use until
+//   it returns, every lane done with it (__syncwarp) by then.
 // Sources the pipelined agent (segmented_scan_pipeline.cuh) can use have `pipelined` true
 // and split that in two, so that the loads stay in flight for a whole step:
 //   fetched<N>: what a thread holds in registers between the two (a few words);
@@ -166,9 +169,9 @@ struct flag_heads {
   // Each thread reads its own N consecutive flags (blocked): with one-byte flags and
   // N = 16 that is one 16-byte load per thread, 512 contiguous bytes per warp, so no
   // exchange is needed.
-  template <int Threads, int N, int V>
-  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>&, index_t tile_begin, long long tile_valid,
-                                                   index_t /*n*/) const {
+  template <int Threads, int N, int V, int ScratchBytes>
+  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>&, unsigned char* /*scratch*/,
+                                                   index_t tile_begin, long long tile_valid, index_t /*n*/) const {
     Flag f[N];
 #pragma unroll
     for (int i = 0; i < N; ++i) f[i] = Flag{};
@@ -241,9 +244,7 @@ template <class Key, class Eq>
 struct key_heads {
   static constexpr bool has_gaps = false;
   template <int Threads, int N>
-  struct storage {
-    alignas(16) unsigned char head[Threads * N];  // one byte per item, element order
-  };
+  struct storage {};
   // Not pipelined: a thread's keys would hold as many registers as its values.
   static constexpr bool pipelined = false;
   const Key* keys;
@@ -253,10 +254,13 @@ struct key_heads {
   // The keys are loaded vector-striped like the values (coalesced, 128-bit where aligned
   // and N allows), each compared with the key before it (a neighbour lane's, or lane 31's
   // of the previous vector, or for a warp's first item the global key before it), and the
-  // results go through shared memory as bytes to reach blocked order.
-  template <int Threads, int N, int V>
-  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>& s, index_t tile_begin, long long tile_valid,
-                                                   index_t /*n*/) const {
+  // results go through the scratch as bytes to reach blocked order. (Staging the keys in
+  // the scratch with cp.async instead, so that they hold no registers in flight, and
+  // comparing them there in blocked order was slower: docs/perf/segmented_scan.md.)
+  template <int Threads, int N, int V, int ScratchBytes>
+  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>&, unsigned char* scratch, index_t tile_begin,
+                                                   long long tile_valid, index_t /*n*/) const {
+    static_assert(32 * N <= ScratchBytes, "the warp's head bytes go through the scratch");
     // (Keys narrower than 2 bytes are read one per load: a vector of them would hold more
     // head bytes than one store_bytes moves.)
     constexpr int VK = (V > 1 && vector_width<Key> <= 8 && N % vector_width<Key> == 0) ? vector_width<Key> : 1;
@@ -271,7 +275,7 @@ struct key_heads {
     // The key before the warp's first item (read by lane 0 only).
     Key before_warp{};
     if (lane == 0 && warp_begin > 0 && warp_valid > 0) before_warp = keys[warp_begin - 1];
-    unsigned char* bytes = s.head + warp * 32 * N;
+    unsigned char* bytes = scratch;
 #pragma unroll
     for (int j = 0; j < N / VK; ++j) {
       const Key from_lower_lane = shfl_up(k[j * VK + VK - 1], 1);
@@ -301,6 +305,7 @@ struct key_heads {
 #pragma unroll
       for (int i = 0; i < N; ++i) heads |= static_cast<unsigned>(bytes[lane * N + i]) << i;
     }
+    __syncwarp();  // every lane is done with the scratch
     return {heads, 0u};
   }
 };
@@ -319,9 +324,9 @@ struct bitmap_heads {
   const unsigned long long* error;
   __device__ ONEPASS_FORCEINLINE bool ok() const { return *error == 0; }
 
-  template <int Threads, int N, int V>
-  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>&, index_t tile_begin, long long /*tile_valid*/,
-                                                   index_t n) const {
+  template <int Threads, int N, int V, int ScratchBytes>
+  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>&, unsigned char* /*scratch*/,
+                                                   index_t tile_begin, long long /*tile_valid*/, index_t n) const {
     static_assert(32 % N == 0, "a thread's bits must lie in one word");
     const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
     if (first >= n) return {0u, 0u};
@@ -452,7 +457,12 @@ __global__ void mark_segments_kernel(const Offset* begin, const Offset* end, ind
 template <class T, class Heads, int BlockThreads, int ItemsPerThread, int V>
 struct segmented_scan_shared {
   using pair = segmented_value<T>;
-  typename warp_exchange<T, ItemsPerThread, V>::storage exchange[BlockThreads / 32];
+  // A warp's exchange of its values, which is also the head source's scratch before that
+  // (16-byte aligned: scan by key stores its head bytes there in vectors of up to 8).
+  struct alignas(16) warp_exchange_storage {
+    typename warp_exchange<T, ItemsPerThread, V>::storage values;
+  };
+  warp_exchange_storage exchange[BlockThreads / 32];
   typename Heads::template storage<BlockThreads, ItemsPerThread> heads;
   typename block_scan<pair, BlockThreads>::storage scan;
   pair tile_prefix;
@@ -507,8 +517,10 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   load_vector_striped<32, V>(in + warp_begin, items, lane, warp_valid);
   // The heads before the values' exchange, so that their loads are in flight with the
   // values' (after it, the exchange's shared-memory round trip ordered them behind).
-  thread_heads h = source.template load<BlockThreads, N, V>(shared.heads, tile_begin, tile_valid, n);
-  typename warp_exchange<T, N, V>::storage& exchange_storage = shared.exchange[warp];
+  using warp_storage = typename shared_t::warp_exchange_storage;
+  thread_heads h = source.template load<BlockThreads, N, V, static_cast<int>(sizeof(warp_storage))>(
+      shared.heads, reinterpret_cast<unsigned char*>(&shared.exchange[warp]), tile_begin, tile_valid, n);
+  typename warp_exchange<T, N, V>::storage& exchange_storage = shared.exchange[warp].values;
   warp_exchange<T, N, V> exchange(exchange_storage, lane);
   exchange.striped_to_blocked(items, items);
 
@@ -548,6 +560,10 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
       state.publish(tile, lookback::tile_status::aggregate, aggregate);
     }
     if (needs_prefix) {  // never tile 0: its first item is a head
+      // The warp's items wait in its exchange slots during the lookback: held in
+      // registers beside the lookback's, they set the kernel's register peak (8-byte
+      // values spilled under the 4-blocks-per-SM cap; docs/perf/segmented_scan.md).
+      exchange.save_blocked(items);
       const pair prefix = lookback::lookback_warp(state, tile, seg, backoff_ns);
       if (leader) {
         if (aggregate.head == no_head) {
@@ -556,6 +572,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
         }
         shared.tile_prefix = prefix;
       }
+      exchange.restore_blocked(items);
     }
   }
 

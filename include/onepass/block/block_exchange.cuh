@@ -56,6 +56,19 @@ class exchange {
     for (int k = 0; k < N; ++k) out[k] = storage_.slots[padded(striped_index(k))];
   }
 
+  // Parks a thread's blocked items in its own slots and takes them back, to free their
+  // registers across other work (nothing moves between threads). save_blocked first
+  // waits until the slots are no longer read by an earlier striped_to_blocked.
+  __device__ ONEPASS_FORCEINLINE void save_blocked(const T (&in)[N]) {
+    sync();
+#pragma unroll
+    for (int k = 0; k < N; ++k) storage_.slots[padded(rank_ * N + k)] = in[k];
+  }
+  __device__ ONEPASS_FORCEINLINE void restore_blocked(T (&out)[N]) const {
+#pragma unroll
+    for (int k = 0; k < N; ++k) out[k] = storage_.slots[padded(rank_ * N + k)];
+  }
+
  private:
   __device__ ONEPASS_FORCEINLINE int striped_index(int k) const {
     return (rank_ + (k / V) * Threads) * V + k % V;

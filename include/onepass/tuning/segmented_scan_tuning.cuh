@@ -27,7 +27,9 @@
 // uniform / power law / all 1 78.6 / 87.7 / 90.6 / 109.1 -> 85.0 / 97.8 / 97.9 / 111.5
 // and scan by key 85.2 / 95.7 / 98.2 / 116.3 -> 89.5 / 102.9 / 102.6 / 114.7 (CUB's scan
 // by key 101.1); 128 x 24 at 5 blocks, 128 x 16 and 256 x 16 lose 5-15 points on one
-// segment. The 4-byte row asks for 3 blocks per SM:
+// segment. Since warp 0 parks its items during the lookback the 4-block kernels take
+// 116-127 registers and do not spill; 5 blocks per SM (96 registers) still lose 6-14
+// points on one segment. The 4-byte row asks for 3 blocks per SM:
 // the flags and by-key kernels fit that anyway (79-80 registers), the offsets form's
 // bitmap kernel took 100 registers and ran 2 blocks per SM without it (24% more time on
 // an H200; with it, 80 registers and no spills).
