@@ -6,7 +6,8 @@
 // (int64 runs at half the count, so both types move the same bytes.) "large" compares
 // tile shapes and prefetch distances of the lookback agents; "small" compares the
 // production row (single-wave agent where it fits) with the lookback agents alone;
-// "lookback" compares the pipelined agent's lookback windows of 32 and 64 tiles.
+// "lookback" compares the pipelined agent's lookback windows of 32 and 64 tiles, and the
+// one-tile agent at one more resident block per SM.
 #include <cstdio>
 #include <string>
 
@@ -83,9 +84,11 @@ struct sweep {
   template <class Row>
   void try_row() {
     constexpr auto r = Row::value;
-    char name[64];
+    char name[80];
+    char one_tile[40];
+    std::snprintf(one_tile, sizeof one_tile, "one tile min%d", r.min_blocks_per_sm);
     std::snprintf(name, sizeof name, "%dx%d %s%s L2+%lldMiB lb%d", r.block_threads, r.items_per_thread,
-                  r.single_wave ? "single wave/" : "", r.pipelined ? "pipelined" : "one tile",
+                  r.single_wave ? "single wave/" : "", r.pipelined ? "pipelined" : one_tile,
                   r.l2_prefetch_bytes >> 20, r.pipelined ? 32 * r.pipeline_lookback_tiles_per_lane : 32);
     bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::scan_plan<T, Row>::workspace_bytes(n)));
     measure(name, [&] {
