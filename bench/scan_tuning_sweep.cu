@@ -2,13 +2,15 @@
 // per block; pipelined) at one size, CUB and the copy in the same run; each output verified before it is timed,
 // timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/scan_tuning.cuh (docs/perf/scan.md).
-//   scan_tuning_sweep [log2_n=28] [rows=large|small|lookback]
+//   scan_tuning_sweep [log2_n=28, may be fractional] [rows=large|small|lookback]
 // (int64 runs at half the count, so both types move the same bytes.) "large" compares
 // tile shapes and prefetch distances of the lookback agents; "small" compares the
 // production row (single-wave agent where it fits) with the lookback agents alone;
 // "lookback" compares the pipelined agent's lookback windows of 32 and 64 tiles, and the
 // one-tile agent at one more resident block per SM.
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "gpu.cuh"
@@ -109,7 +111,9 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr, "scan_tuning_sweep: no usable CUDA device\n");
     return 2;
   }
-  const long long n = 1ll << (argc > 1 ? std::atoi(argv[1]) : 28);
+  // A fractional log2 (22.5) picks sizes between the powers of two (agent crossovers).
+  const double log2_n = argc > 1 ? std::atof(argv[1]) : 28;
+  const long long n = std::llround(std::exp2(log2_n));
   cudaStream_t stream;
   ONEPASS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);

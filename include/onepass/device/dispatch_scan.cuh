@@ -115,7 +115,9 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
     // With few tiles per resident block the pipeline never fills (a block claims three
     // tiles up front) and one tile per block is faster (docs/perf/scan.md).
     const index_t resident = aligned ? resident_blocks<kernel>(threads, shared_bytes) : 0;
-    if (aligned && tiles >= plan::tuning.pipeline_min_tiles_per_block * resident) {
+    const bool fills = static_cast<double>(tiles) >=
+                       plan::tuning.pipeline_min_tiles_per_block * static_cast<double>(resident);
+    if (aligned && fills) {
       const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
       launch(kernel, persistent, threads, shared_bytes, stream, in, out, n, init, op, state, counter,
              plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);

@@ -30,10 +30,12 @@ struct scan_tuning {
   // (agent/scan_tile.cuh).
   bool pipelined = false;
   // ... used from this many tiles per resident block up: with fewer, a block gets too
-  // few tiles for the pipeline to fill. Measured on an H200: one tile per block wins at
-  // ~2 tiles per resident block, the pipelined agent at ~8 (docs/perf/scan.md); 4 sits
-  // between. (Tests set 0 to run the pipelined agent at every size.)
-  int pipeline_min_tiles_per_block = 4;
+  // few tiles for the pipeline to fill. Measured on an H200 (docs/perf/scan.md): one
+  // tile per block wins at 2.3 tiles per resident block (int32 71.2% of the copy against
+  // 67.7%; int64 level), the pipelined agent from 2.7 up (int32 +2.7 to +3.8 points,
+  // int64 0 to +3.5), hence 2.5. (It was 4 until the one-tile agent's parked tiles and
+  // the L2 prefetch; tests set 0 to run the pipelined agent at every size.)
+  double pipeline_min_tiles_per_block = 4;
   // How far ahead of its own tile a block asks L2 to prefetch the input (one tile's
   // worth), in bytes, rounded down to whole tiles; 0 = no prefetch. Both agents; only
   // with a 16-byte aligned input of at least l2_prefetch_min_input_bytes. Measured on
@@ -64,9 +66,9 @@ inline constexpr long long scan_l2_prefetch_min_input_bytes = 128ll << 20;
 // in every row (docs/perf/scan.md).
 constexpr scan_tuning scan_tuning_for_size(std::size_t element_bytes) {
   if (element_bytes <= 4)
-    return {256, 32, 32, 5, true, 4, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 2};
+    return {256, 32, 32, 5, true, 2.5, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 2};
   if (element_bytes <= 8)
-    return {256, 16, 32, 4, true, 4, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 1};
+    return {256, 16, 32, 4, true, 2.5, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 1};
   return {128, 4, 32, 0, false};
 }
 
