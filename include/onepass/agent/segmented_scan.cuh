@@ -141,10 +141,10 @@ __device__ ONEPASS_FORCEINLINE unsigned finish_thread_segments(T (&items)[N], co
 #endif
 
 // --- head sources -----------------------------------------------------------------------
-// Each provides `storage<Threads, N>` (its shared memory), `has_gaps`, ok() (false: the
-// input was found bad on the device, and the kernel writes nothing), and
-//   load<Threads, N, V, ScratchBytes>(storage, scratch, tile_begin, tile_valid, n): the
-//   calling thread's thread_heads, for items tile_begin + threadIdx.x * N + [0, N). Item 0
+// Each provides `has_gaps`, ok() (false: the input was found bad on the device, and the
+// kernel writes nothing), and
+//   load<N, V, ScratchBytes>(scratch, tile_begin, tile_valid, n): the calling thread's
+//   thread_heads, for items tile_begin + threadIdx.x * N + [0, N). Item 0
 //   of the array always begins a segment (or, for the offsets form, possibly a gap); the
 //   source need not mark it, the kernel does. Slots past the end may hold anything.
 //   `scratch` is the calling warp's ScratchBytes of shared memory (16-byte aligned; the
@@ -161,17 +161,15 @@ __device__ ONEPASS_FORCEINLINE unsigned finish_thread_segments(T (&items)[N], co
 template <class Flag>
 struct flag_heads {
   static constexpr bool has_gaps = false;
-  template <int Threads, int N>
-  struct storage {};
   const Flag* flags;
   __device__ ONEPASS_FORCEINLINE bool ok() const { return true; }
 
   // Each thread reads its own N consecutive flags (blocked): with one-byte flags and
   // N = 16 that is one 16-byte load per thread, 512 contiguous bytes per warp, so no
   // exchange is needed.
-  template <int Threads, int N, int V, int ScratchBytes>
-  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>&, unsigned char* /*scratch*/,
-                                                   index_t tile_begin, long long tile_valid, index_t /*n*/) const {
+  template <int N, int V, int ScratchBytes>
+  __device__ ONEPASS_FORCEINLINE thread_heads load(unsigned char* /*scratch*/, index_t tile_begin,
+                                                   long long tile_valid, index_t /*n*/) const {
     Flag f[N];
 #pragma unroll
     for (int i = 0; i < N; ++i) f[i] = Flag{};
@@ -243,8 +241,6 @@ __device__ ONEPASS_FORCEINLINE void store_bytes(unsigned char* p, unsigned long 
 template <class Key, class Eq>
 struct key_heads {
   static constexpr bool has_gaps = false;
-  template <int Threads, int N>
-  struct storage {};
   // Not pipelined: a thread's keys would hold as many registers as its values.
   static constexpr bool pipelined = false;
   const Key* keys;
@@ -257,9 +253,9 @@ struct key_heads {
   // results go through the scratch as bytes to reach blocked order. (Staging the keys in
   // the scratch with cp.async instead, so that they hold no registers in flight, and
   // comparing them there in blocked order was slower: docs/perf/segmented_scan.md.)
-  template <int Threads, int N, int V, int ScratchBytes>
-  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>&, unsigned char* scratch, index_t tile_begin,
-                                                   long long tile_valid, index_t /*n*/) const {
+  template <int N, int V, int ScratchBytes>
+  __device__ ONEPASS_FORCEINLINE thread_heads load(unsigned char* scratch, index_t tile_begin, long long tile_valid,
+                                                   index_t /*n*/) const {
     static_assert(32 * N <= ScratchBytes, "the warp's head bytes go through the scratch");
     // (Keys narrower than 2 bytes are read one per load: a vector of them would hold more
     // head bytes than one store_bytes moves.)
@@ -275,7 +271,6 @@ struct key_heads {
     // The key before the warp's first item (read by lane 0 only).
     Key before_warp{};
     if (lane == 0 && warp_begin > 0 && warp_valid > 0) before_warp = keys[warp_begin - 1];
-    unsigned char* bytes = scratch;
 #pragma unroll
     for (int j = 0; j < N / VK; ++j) {
       const Key from_lower_lane = shfl_up(k[j * VK + VK - 1], 1);
@@ -288,13 +283,13 @@ struct key_heads {
         packed |= static_cast<unsigned long long>(!static_cast<bool>(eq(previous, k[j * VK + v]))) << (8 * v);
         previous = k[j * VK + v];
       }
-      store_bytes<VK>(bytes + (lane + j * 32) * VK, packed);
+      store_bytes<VK>(scratch + (lane + j * 32) * VK, packed);
     }
     __syncwarp();
     // The thread's N bytes, four at a time where N allows: 0/1 bytes to bits.
     unsigned heads = 0;
     if constexpr (N % 4 == 0) {
-      const auto* words = reinterpret_cast<const unsigned*>(bytes + lane * N);
+      const auto* words = reinterpret_cast<const unsigned*>(scratch + lane * N);
 #pragma unroll
       for (int w = 0; w < N / 4; ++w) {
         const unsigned x = words[w];
@@ -303,7 +298,7 @@ struct key_heads {
       }
     } else {
 #pragma unroll
-      for (int i = 0; i < N; ++i) heads |= static_cast<unsigned>(bytes[lane * N + i]) << i;
+      for (int i = 0; i < N; ++i) heads |= static_cast<unsigned>(scratch[lane * N + i]) << i;
     }
     __syncwarp();  // every lane is done with the scratch
     return {heads, 0u};
@@ -315,8 +310,6 @@ struct key_heads {
 // every segment. An item with an `ends` bit and no `begins` bit starts a gap.
 struct bitmap_heads {
   static constexpr bool has_gaps = true;
-  template <int Threads, int N>
-  struct storage {};
   const std::uint32_t* begins;
   const std::uint32_t* ends;
   // Zero unless the offsets were found bad (segment_offsets_error); then nothing is
@@ -324,9 +317,9 @@ struct bitmap_heads {
   const unsigned long long* error;
   __device__ ONEPASS_FORCEINLINE bool ok() const { return *error == 0; }
 
-  template <int Threads, int N, int V, int ScratchBytes>
-  __device__ ONEPASS_FORCEINLINE thread_heads load(storage<Threads, N>&, unsigned char* /*scratch*/,
-                                                   index_t tile_begin, long long /*tile_valid*/, index_t n) const {
+  template <int N, int V, int ScratchBytes>
+  __device__ ONEPASS_FORCEINLINE thread_heads load(unsigned char* /*scratch*/, index_t tile_begin,
+                                                   long long /*tile_valid*/, index_t n) const {
     static_assert(32 % N == 0, "a thread's bits must lie in one word");
     const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
     if (first >= n) return {0u, 0u};
@@ -463,7 +456,6 @@ struct segmented_scan_shared {
     typename warp_exchange<T, ItemsPerThread, V>::storage values;
   };
   warp_exchange_storage exchange[BlockThreads / 32];
-  typename Heads::template storage<BlockThreads, ItemsPerThread> heads;
   typename block_scan<pair, BlockThreads>::storage scan;
   pair tile_prefix;
   // Per warp, written before the block scan's barrier: does its first item begin a
@@ -518,8 +510,8 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   // The heads before the values' exchange, so that their loads are in flight with the
   // values' (after it, the exchange's shared-memory round trip ordered them behind).
   using warp_storage = typename shared_t::warp_exchange_storage;
-  thread_heads h = source.template load<BlockThreads, N, V, static_cast<int>(sizeof(warp_storage))>(
-      shared.heads, reinterpret_cast<unsigned char*>(&shared.exchange[warp]), tile_begin, tile_valid, n);
+  thread_heads h = source.template load<N, V, static_cast<int>(sizeof(warp_storage))>(
+      reinterpret_cast<unsigned char*>(&shared.exchange[warp]), tile_begin, tile_valid, n);
   typename warp_exchange<T, N, V>::storage& exchange_storage = shared.exchange[warp].values;
   warp_exchange<T, N, V> exchange(exchange_storage, lane);
   exchange.striped_to_blocked(items, items);
