@@ -1,17 +1,23 @@
 // segmented_scan_tuning_sweep — tries tile shapes of the production segmented scan (head
-// flags and scan by key) on several segment-length distributions, beside the plain production scan, CUB's
-// scan by key and the copy, all in one run; every output verified before it is timed,
-// timed like onepass-bench (bench/gpu.cuh).
+// flags and scan by key) on several segment-length distributions, beside the production
+// offsets form (CSR, 64-bit offsets, and its marking kernel alone), the plain production
+// scan, CUB's scan by key and the copy, all in one run; every output verified before it
+// is timed, timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
-//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all]
+//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets=all]
+// "offsets" runs the offsets form's rows only, on every distribution (all_32 and
+// with_empty too).
 // int32 values at n and int64 values at n / 2, uint8 head flags, int32 keys for the by-key rows, inclusive sums. Rates
-// are bytes moved (values read and written, plus flags or keys read) over the time, as a
-// fraction of the plain production scan's rate in the same run (the issue's target).
+// are bytes moved (values read and written, plus flags, keys or offsets read) over the
+// time, as a fraction of the plain production scan's rate in the same run (the issue's
+// target); the marking kernel's row is its offsets read over its time, as a fraction of
+// the copy's rate.
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "gpu.cuh"
 #include "onepass/ladder/scan/registry.cuh"
@@ -43,7 +49,7 @@ struct sweep {
   std::vector<T> values;
   bench::device_array<T> in, out;
   bench::timer& time;
-  double scan_gbps = 0;
+  double scan_gbps = 0, copy_gbps = 0;
   int failures = 0;
 
   sweep(long long n_, bench::timer& t) : n(n_), values(bench::random_input<T>(n_, 7)), in(n_), out(n_), time(t) {
@@ -51,7 +57,7 @@ struct sweep {
     const auto copy = time.run([&] {
       ONEPASS_CUDA_TRY(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice, time.stream()));
     });
-    const double copy_gbps = 2.0 * n * sizeof(T) / copy.median / 1e6;
+    copy_gbps = 2.0 * n * sizeof(T) / copy.median / 1e6;
     const auto want = test::reference_scan(values, test::kind::inclusive, T{}, plus{});
     const auto& scan = ladder::find_scan<T, plus>("onepass");
     bench::device_array<unsigned char> ws(static_cast<long long>(scan.workspace_bytes(n)));
@@ -83,6 +89,31 @@ struct sweep {
     return gbps;
   }
 
+  bool offsets_only = false;
+
+  // The offsets form (production tuning), CSR offsets as onepass-bench passes them, and
+  // its marking kernel alone (with the memset of its bitmaps before it).
+  void offsets_form(const std::vector<long long>& offsets, const std::vector<T>& want) {
+    bench::device_array<long long> d_offsets(static_cast<long long>(offsets.size()));
+    d_offsets.upload(offsets);
+    const segment_offsets<long long> csr = csr_segments(d_offsets.get(), static_cast<index_t>(offsets.size()) - 1);
+    using plan = onepass::detail::segmented_scan_plan<T>;
+    bench::device_array<unsigned char> ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
+    measure("offsets (production)", want, 8.0 * static_cast<double>(offsets.size()) / static_cast<double>(n), [&] {
+      onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), csr, T{}, plus{},
+                                                              workspace{ws.get(), ws.bytes()}, time.stream());
+    });
+    auto* base = ws.get();
+    auto* bitmaps = reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n));
+    const auto mark = time.run([&] {
+      ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::offsets_workspace_bytes(n), time.stream()));
+      onepass::detail::launch_mark_segments(csr, n, bitmaps, bitmaps + plan::bitmap_bytes(n) / 4,
+                                            reinterpret_cast<unsigned long long*>(base + 8), time.stream());
+    });
+    std::printf("  %-24s %7.3f ms  %5.1f%% of the copy (offsets read)\n", "offsets: memset + mark", mark.median,
+                100 * (8.0 * static_cast<double>(offsets.size()) / mark.median / 1e6) / copy_gbps);
+  }
+
   void distribution(test::segment_distribution d) {
     const auto offsets = test::csr_offsets(test::segment_lengths(d, n, 11));
     const auto flags = test::head_flags_of(offsets, n);
@@ -92,6 +123,8 @@ struct sweep {
     bench::device_array<int> d_keys(n);
     d_keys.upload(test::keys_of<int>(offsets, n, 12));
     std::printf(" %s (%zu segments)\n", test::distribution_name(d), offsets.size() - 1);
+    offsets_form(offsets, want);
+    if (offsets_only) return;
     // One row on head flags (by_key false) or on the int32 keys (by_key true).
     auto try_row = [&](auto r, bool by_key = false) {
       using Row = decltype(r);
@@ -173,18 +206,27 @@ int main(int argc, char** argv) try {
   ONEPASS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
   const std::string types = argc > 2 ? argv[2] : "all";
+  const std::string forms = argc > 3 ? argv[3] : "all";
+  if (forms != "all" && forms != "offsets")
+    throw std::invalid_argument("the third argument is all or offsets, not " + forms);
   if (types != "all" && types != "int32" && types != "int64")
     throw std::invalid_argument("the second argument is int32, int64 or all, not " + types);
   int failures = 0;
-  const auto distributions = {test::segment_distribution::one_segment, test::segment_distribution::uniform_1_1000,
-                              test::segment_distribution::power_law, test::segment_distribution::all_1};
+  using dist = test::segment_distribution;
+  const std::vector<dist> distributions =
+      forms == "offsets"
+          ? std::vector<dist>{dist::one_segment, dist::uniform_1_1000, dist::power_law, dist::all_1, dist::all_32,
+                              dist::with_empty}
+          : std::vector<dist>{dist::one_segment, dist::uniform_1_1000, dist::power_law, dist::all_1};
   if (types != "int64") {
     sweep<int> s(n, time);
+    s.offsets_only = forms == "offsets";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }
   if (types != "int32") {
     sweep<long long> s(n / 2, time);  // the same bytes of values
+    s.offsets_only = forms == "offsets";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }

@@ -214,6 +214,35 @@ TEST(SegmentedScan, OffsetsWithGapsLeaveUncoveredItemsAlone) {
   }
 }
 
+// The offsets form's marking kernel works on chunks of 2048 segments and builds a chunk's
+// bitmap words in shared memory when its items span at most 4096 words (else it marks
+// global memory directly). Segments of one length around that limit (64 items), and
+// around one word, over a few chunks: CSR offsets (read once) and the same boundaries as
+// separate begin and end arrays.
+TEST(SegmentedScan, OffsetsMarkingAcrossChunksAndSpans) {
+  ONEPASS_REQUIRE_GPU();
+  constexpr long long chunk = 2048;
+  for (long long length : {1ll, 31ll, 32ll, 33ll, 63ll, 64ll, 65ll, 1000ll}) {
+    const long long n = std::min<long long>(chunk * length * 5 / 2 + 17, max_test_items());
+    const auto values = random_vector<int>(n, static_cast<std::uint64_t>(length));
+    std::vector<long long> offsets;
+    for (long long b = 0; b < n; b += length) offsets.push_back(b);
+    offsets.push_back(n);
+    const index_t count = static_cast<index_t>(offsets.size()) - 1;
+    const auto want = reference_segmented_scan(values, head_flags_of(offsets, n), kind::inclusive, 0, plus{});
+    device_buffer<int> in(values), out(n);
+    device_buffer<long long> d_off(offsets);
+    out.poison();
+    segmented_inclusive_scan(in.get(), n, csr_segments(d_off.get(), count), out.get());
+    expect_equal(want, out.download(), "CSR, segments of " + std::to_string(length));
+    device_buffer<long long> b(std::vector<long long>(offsets.begin(), offsets.end() - 1));
+    device_buffer<long long> e(std::vector<long long>(offsets.begin() + 1, offsets.end()));
+    out.poison();
+    segmented_inclusive_scan(in.get(), n, segment_offsets<long long>{b.get(), e.get(), count}, out.get());
+    expect_equal(want, out.download(), "begin/end, segments of " + std::to_string(length));
+  }
+}
+
 // 32-bit unsigned offsets, and no segment at all (nothing written).
 TEST(SegmentedScan, OffsetTypesAndNoSegments) {
   ONEPASS_REQUIRE_GPU();

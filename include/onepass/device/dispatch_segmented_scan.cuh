@@ -243,11 +243,21 @@ void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, st
   if (segments.count == 0) return;
   constexpr int threads = 256;
   constexpr int segments_per_lane = 8;  // a thread's run of segments (see the kernel)
-  const index_t wanted = (segments.count + threads * segments_per_lane - 1) / (threads * segments_per_lane);
-  const index_t cap = static_cast<index_t>(multiprocessor_count()) * 8;
-  const dim3 grid(static_cast<unsigned>(wanted < cap ? wanted : cap));
-  launch(mark_segments_kernel<segments_per_lane, Offset>, grid, threads, 0, stream, segments.begin, segments.end,
-         segments.count, n, begins, ends, error);
+  constexpr index_t chunk = mark_segments_shape<threads, segments_per_lane>::chunk;
+  const index_t wanted = (segments.count + chunk - 1) / chunk;
+  const auto go = [&](auto kernel) {
+    const index_t cap = resident_blocks<decltype(kernel)::value>(threads, 0);
+    launch(decltype(kernel)::value, dim3(static_cast<unsigned>(wanted < cap ? wanted : cap)), threads, 0, stream,
+           segments.begin, segments.end, segments.count, n, begins, ends, error);
+  };
+  // One array of boundaries (csr_segments): each offset is read once, and a thread holds
+  // half the offsets (3 blocks per SM without spills; 2 with separate ends).
+  if (segments.end == segments.begin + 1)
+    go(std::integral_constant<decltype(&mark_segments_kernel<threads, segments_per_lane, 3, true, Offset>),
+                              &mark_segments_kernel<threads, segments_per_lane, 3, true, Offset>>{});
+  else
+    go(std::integral_constant<decltype(&mark_segments_kernel<threads, segments_per_lane, 2, false, Offset>),
+                              &mark_segments_kernel<threads, segments_per_lane, 2, false, Offset>>{});
 }
 
 // Turns the error word into the exception a caller reads: the first bad segment, what is
