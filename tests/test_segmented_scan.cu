@@ -243,6 +243,56 @@ TEST(SegmentedScan, OffsetsMarkingAcrossChunksAndSpans) {
   }
 }
 
+// CSR offsets that do not cover the array: the items before the first boundary and from
+// the last one on are in no segment and keep what out held. CSR input takes a head source
+// of its own (one bitmap, the trailing gap read from the last boundary), so this runs it
+// at sizes that reach both agents, with empty segments at both ends too.
+TEST(SegmentedScan, CsrOffsetsWithLeadingAndTrailingGaps) {
+  ONEPASS_REQUIRE_GPU();
+  std::uint64_t seed = 4100;
+  for (long long n : {1ll, 2ll, 33ll, 5000ll, (1ll << 20) + 7, (1ll << 23) + 5}) {
+    if (n > max_test_items()) continue;
+    for (kind k : {kind::inclusive, kind::exclusive}) {
+      std::mt19937_64 rng(++seed);
+      const long long lo = static_cast<long long>(rng() % static_cast<std::uint64_t>(n / 8 + 1));
+      const long long hi = n - static_cast<long long>(rng() % static_cast<std::uint64_t>(n / 8 + 1));
+      // lo, boundaries of uniform_1_1000 segments inside [lo, hi), hi; an empty segment
+      // at each end.
+      std::vector<long long> offsets = {lo, lo};
+      for (long long b : csr_offsets(segment_lengths(segment_distribution::uniform_1_1000, hi - lo, ++seed)))
+        if (b > 0) offsets.push_back(lo + b);
+      offsets.push_back(hi);
+      const auto values = random_vector<long long>(n, ++seed);
+      std::vector<long long> want(static_cast<std::size_t>(n));
+      std::memset(want.data(), 0xA5, want.size() * sizeof(long long));  // the poison of out
+      reference_segmented_scan(values, std::vector<long long>(offsets.begin(), offsets.end() - 1),
+                               std::vector<long long>(offsets.begin() + 1, offsets.end()), k, 7ll, plus{}, want);
+      device_buffer<long long> in(values), out(n);
+      device_buffer<long long> d_off(offsets);
+      const auto csr = csr_segments(d_off.get(), static_cast<index_t>(offsets.size()) - 1);
+      out.poison();
+      if (k == kind::exclusive)
+        segmented_exclusive_scan(in.get(), n, csr, out.get(), 7ll);
+      else
+        segmented_inclusive_scan(in.get(), n, csr, out.get());
+      expect_equal(want, out.download(), label<long long>("CSR with gaps", n, segment_distribution::uniform_1_1000, k));
+      // int32 values too: the 4-byte row's tiles and agent choice differ.
+      const auto values32 = random_vector<int>(n, ++seed);
+      std::vector<int> want32(static_cast<std::size_t>(n));
+      std::memset(want32.data(), 0xA5, want32.size() * sizeof(int));
+      reference_segmented_scan(values32, std::vector<long long>(offsets.begin(), offsets.end() - 1),
+                               std::vector<long long>(offsets.begin() + 1, offsets.end()), k, 7, plus{}, want32);
+      device_buffer<int> in32(values32), out32(n);
+      out32.poison();
+      if (k == kind::exclusive)
+        segmented_exclusive_scan(in32.get(), n, csr, out32.get(), 7);
+      else
+        segmented_inclusive_scan(in32.get(), n, csr, out32.get());
+      expect_equal(want32, out32.download(), label<int>("CSR with gaps", n, segment_distribution::uniform_1_1000, k));
+    }
+  }
+}
+
 // 32-bit unsigned offsets, and no segment at all (nothing written).
 TEST(SegmentedScan, OffsetTypesAndNoSegments) {
   ONEPASS_REQUIRE_GPU();

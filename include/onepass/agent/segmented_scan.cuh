@@ -305,6 +305,15 @@ struct key_heads {
   }
 };
 
+// A thread's N bits of a bitmap of 32-bit words: items [first, first + N), where `word`
+// is the word holding item `first` (32 % N == 0 and first a multiple of N: one word).
+template <int N>
+__device__ ONEPASS_FORCEINLINE unsigned bitmap_bits(std::uint32_t word, index_t first) {
+  static_assert(32 % N == 0, "a thread's bits must lie in one word");
+  const unsigned mask = N == 32 ? ~0u : (1u << N) - 1u;
+  return (word >> static_cast<int>(first % 32)) & mask;
+}
+
 // The offsets form's heads, from two bitmaps of one bit per item (32 items per word):
 // `begins` marks the first item of every non-empty segment, `ends` the item just past
 // every segment. An item with an `ends` bit and no `begins` bit starts a gap.
@@ -320,14 +329,10 @@ struct bitmap_heads {
   template <int N, int V, int ScratchBytes>
   __device__ ONEPASS_FORCEINLINE thread_heads load(unsigned char* /*scratch*/, index_t tile_begin,
                                                    long long /*tile_valid*/, index_t n) const {
-    static_assert(32 % N == 0, "a thread's bits must lie in one word");
     const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
     if (first >= n) return {0u, 0u};
-    const index_t word = first / 32;
-    const int shift = static_cast<int>(first % 32);
-    const unsigned mask = N == 32 ? ~0u : (1u << N) - 1u;
-    const unsigned b = (begins[word] >> shift) & mask;
-    const unsigned e = (ends[word] >> shift) & mask;
+    const unsigned b = bitmap_bits<N>(begins[first / 32], first);
+    const unsigned e = bitmap_bits<N>(ends[first / 32], first);
     return {b | e, e & ~b};
   }
 
@@ -347,11 +352,59 @@ struct bitmap_heads {
   }
   template <int N>
   __device__ ONEPASS_FORCEINLINE thread_heads heads(const fetched<N>& f) const {
-    const int shift = static_cast<int>((threadIdx.x * N) % 32);
-    const unsigned mask = N == 32 ? ~0u : (1u << N) - 1u;
-    const unsigned b = (f.begins >> shift) & mask;
-    const unsigned e = (f.ends >> shift) & mask;
+    const unsigned b = bitmap_bits<N>(f.begins, threadIdx.x * N);
+    const unsigned e = bitmap_bits<N>(f.ends, threadIdx.x * N);
     return {b | e, e & ~b};
+  }
+};
+
+// The offsets form's heads for CSR offsets (one array of count + 1 boundaries): the
+// segments then tile [offsets[0], offsets[count]) with no gap between them, so a bitmap of
+// begins says everything but where the trailing gap starts, offsets[count] (when below n),
+// which is read from the offsets themselves. No segment begins there, so that head is a
+// gap. (Items before offsets[0] are a gap too: item 0 without a head begins one.) Half the
+// bitmap bytes of bitmap_heads to clear, mark and read.
+template <class Offset>
+struct csr_bitmap_heads {
+  static constexpr bool has_gaps = true;
+  const std::uint32_t* begins;
+  const Offset* last_boundary;  // offsets + count
+  const unsigned long long* error;  // as bitmap_heads'
+  __device__ ONEPASS_FORCEINLINE bool ok() const { return *error == 0; }
+
+  // The gap head among items [first, first + N) as a mask (valid boundaries: checked
+  // before the scan, and nothing is written when one is bad).
+  template <int N>
+  __device__ ONEPASS_FORCEINLINE unsigned gap_bit(index_t first, index_t n) const {
+    const auto g = static_cast<long long>(*last_boundary);
+    return g >= first && g < first + N && g < n ? 1u << static_cast<int>(g - first) : 0u;
+  }
+
+  template <int N, int V, int ScratchBytes>
+  __device__ ONEPASS_FORCEINLINE thread_heads load(unsigned char* /*scratch*/, index_t tile_begin,
+                                                   long long /*tile_valid*/, index_t n) const {
+    const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
+    if (first >= n) return {0u, 0u};
+    const unsigned g = gap_bit<N>(first, n);
+    return {bitmap_bits<N>(begins[first / 32], first) | g, g};
+  }
+
+  static constexpr bool pipelined = true;
+  template <int N>
+  struct fetched {
+    std::uint32_t begins;
+    unsigned gap;  // the gap head, already at its item's bit
+  };
+  template <int N>
+  __device__ ONEPASS_FORCEINLINE fetched<N> fetch(index_t tile_begin, index_t n) const {
+    static_assert(32 % N == 0, "a thread's bits must lie in one word");
+    const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
+    if (first >= n) return {0u, 0u};
+    return {begins[first / 32], gap_bit<N>(first, n)};
+  }
+  template <int N>
+  __device__ ONEPASS_FORCEINLINE thread_heads heads(const fetched<N>& f) const {
+    return {bitmap_bits<N>(f.begins, threadIdx.x * N) | f.gap, f.gap};
   }
 };
 
@@ -430,10 +483,10 @@ struct mark_segments_shape {
 };
 
 // Checks every segment against n and its successor, and marks the first item of each
-// non-empty segment in `begins` and the item after it (when inside the array) in `ends`.
-// With null bitmaps it only checks. Segments must be in order and must not overlap:
-// begin[s] <= end[s] <= begin[s + 1]. Csr: end == begin + 1 (one array of boundaries),
-// read once.
+// non-empty segment in `begins` and (unless Csr) the item after it, when inside the
+// array, in `ends`. With null bitmaps it only checks. Segments must be in order and must
+// not overlap: begin[s] <= end[s] <= begin[s + 1]. Csr: end == begin + 1 (one array of
+// boundaries), read once; the scan then needs no `ends` (csr_bitmap_heads).
 //
 // Per chunk of segments (docs/perf/segmented_scan.md, "The offsets form's marking"):
 //   1. the block stages the chunk's offsets in shared memory with coalesced loads;
@@ -544,13 +597,16 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
       for (int u = 0; u < U; ++u) {
         if (b[u] < e[u]) {
           head_marks.mark(b[u]);
-          if (e[u] < n) end_marks.mark(e[u]);
+          if (!csr && e[u] < n) end_marks.mark(e[u]);
         }
       }
       head_marks.flush();
       end_marks.flush();
     } else {
-      for (int i = t; i < words; i += BlockThreads) sm.bitmaps[0][i] = sm.bitmaps[1][i] = 0;
+      for (int i = t; i < words; i += BlockThreads) {
+        sm.bitmaps[0][i] = 0;
+        if (!csr) sm.bitmaps[1][i] = 0;
+      }
       __syncthreads();
       // Items relative to the chunk's first word fit 32 bits here.
       const long long base = lo_word * 32;
@@ -559,14 +615,14 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
       for (int u = 0; u < U; ++u) {
         if (b[u] < e[u]) {
           head_marks.mark(static_cast<int>(b[u] - base));
-          if (e[u] < n) end_marks.mark(static_cast<int>(e[u] - base));
+          if (!csr && e[u] < n) end_marks.mark(static_cast<int>(e[u] - base));
         }
       }
       head_marks.flush();
       end_marks.flush();
       __syncthreads();
       for (int i = t; i < words; i += BlockThreads) {
-        const std::uint32_t wb = sm.bitmaps[0][i], we = sm.bitmaps[1][i];
+        const std::uint32_t wb = sm.bitmaps[0][i], we = csr ? 0u : sm.bitmaps[1][i];
         const index_t w = lo_word + i;
         if (i == 0 || i == words - 1) {  // shared with the neighbouring chunks
           if (wb != 0) atomicOr(&begins[w], wb);

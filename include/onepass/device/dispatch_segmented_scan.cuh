@@ -136,6 +136,10 @@ bool heads_vector_aligned(const key_heads<Key, Eq>& h) {
   return is_vector_aligned(h.keys);
 }
 inline bool heads_vector_aligned(const bitmap_heads&) { return true; }
+template <class Offset>
+bool heads_vector_aligned(const csr_bitmap_heads<Offset>&) {
+  return true;
+}
 
 template <class Offset>
 void check_segment_offsets_args(const segment_offsets<Offset>& segments) {
@@ -314,20 +318,30 @@ void check_segment_offsets_sync(const segment_offsets<Offset>& segments, index_t
 }
 
 // The offsets form's launch: clear the workspace, mark (and check) the segments, scan.
-// Bad offsets found on the device make the scan write nothing.
+// Bad offsets found on the device make the scan write nothing. CSR offsets need only the
+// begins bitmap (csr_bitmap_heads): half the bitmap bytes cleared and read.
 template <bool Exclusive, class Tuning = void, class T, class Offset, class Op, class Delay = no_delay>
 void segmented_scan_offsets_launch(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, T init,
                                    Op op, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
   using plan = segmented_scan_plan_for<T, Tuning>;
   if (segments.count == 0) return;  // no segment: nothing is written
+  const bool csr = segments.end == segments.begin + 1;
   auto* base = static_cast<unsigned char*>(ws.data);
-  ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::offsets_workspace_bytes(n), stream));
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(
+      base, 0, csr ? plan::workspace_bytes(n) + plan::bitmap_bytes(n) : plan::offsets_workspace_bytes(n), stream));
   auto* error = reinterpret_cast<unsigned long long*>(base + 8);
   auto* begins = reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n));
   auto* ends = reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n) + plan::bitmap_bytes(n));
-  launch_mark_segments(segments, n, begins, ends, error, stream);
-  segmented_scan_launch<Exclusive, Tuning>(in, n, out, bitmap_heads{begins, ends, error}, init, op, ws, stream,
-                                           true, delay);
+  if (csr) {
+    launch_mark_segments(segments, n, begins, nullptr, error, stream);
+    segmented_scan_launch<Exclusive, Tuning>(
+        in, n, out, csr_bitmap_heads<Offset>{begins, segments.begin + segments.count, error}, init, op, ws, stream,
+        true, delay);
+  } else {
+    launch_mark_segments(segments, n, begins, ends, error, stream);
+    segmented_scan_launch<Exclusive, Tuning>(in, n, out, bitmap_heads{begins, ends, error}, init, op, ws, stream,
+                                             true, delay);
+  }
 }
 
 template <class T, class Offset>
