@@ -91,8 +91,9 @@ struct sweep {
 
   bool offsets_only = false;
 
-  // The offsets form (production tuning), CSR offsets as onepass-bench passes them, and
-  // its marking kernel alone (with the memset of its bitmaps before it).
+  // The offsets form (production tuning), CSR offsets as onepass-bench passes them, in
+  // both call styles, and its marking kernel alone (with the memset of its bitmaps
+  // before it).
   void offsets_form(const std::vector<long long>& offsets, const std::vector<T>& want) {
     bench::device_array<long long> d_offsets(static_cast<long long>(offsets.size()));
     d_offsets.upload(offsets);
@@ -102,6 +103,11 @@ struct sweep {
     measure("offsets (production)", want, 8.0 * static_cast<double>(offsets.size()) / static_cast<double>(n), [&] {
       onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), csr, T{}, plus{},
                                                               workspace{ws.get(), ws.bytes()}, time.stream());
+    });
+    // The simple style: allocates its workspace and checks the offsets before it writes
+    // anything (so it waits for the device once).
+    measure("offsets (simple style)", want, 8.0 * static_cast<double>(offsets.size()) / static_cast<double>(n), [&] {
+      segmented_inclusive_scan(in.get(), n, csr, out.get(), plus{}, time.stream());
     });
     auto* base = ws.get();
     auto* bitmaps = reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n));

@@ -317,31 +317,59 @@ void check_segment_offsets_sync(const segment_offsets<Offset>& segments, index_t
   if (found != 0) throw_segment_error(segments, n, found);
 }
 
+// The offsets form's workspace beyond the lookback's: the error word (in the counter's
+// 16 bytes) and the bitmaps.
+template <class T, class Tuning>
+struct offsets_workspace {
+  using plan = segmented_scan_plan_for<T, Tuning>;
+  unsigned char* base;
+  index_t n;
+  unsigned long long* error() const { return reinterpret_cast<unsigned long long*>(base + 8); }
+  std::uint32_t* begins() const { return reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n)); }
+  std::uint32_t* ends() const { return begins() + plan::bitmap_bytes(n) / sizeof(std::uint32_t); }
+};
+
+// CSR offsets (one array of boundaries) need only the begins bitmap (csr_bitmap_heads):
+// half the bitmap bytes cleared, marked and read.
+template <class Offset>
+bool is_csr(const segment_offsets<Offset>& segments) {
+  return segments.end == segments.begin + 1;
+}
+
+// The offsets form's first half: clear the workspace, check and mark the segments
+// (requires n > 0 and segments.count > 0).
+template <class T, class Tuning, class Offset>
+void mark_offsets(const segment_offsets<Offset>& segments, index_t n, const workspace& ws, cudaStream_t stream) {
+  using plan = segmented_scan_plan_for<T, Tuning>;
+  const offsets_workspace<T, Tuning> w{static_cast<unsigned char*>(ws.data), n};
+  const bool csr = is_csr(segments);
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(
+      w.base, 0, csr ? plan::workspace_bytes(n) + plan::bitmap_bytes(n) : plan::offsets_workspace_bytes(n), stream));
+  launch_mark_segments(segments, n, w.begins(), csr ? nullptr : w.ends(), w.error(), stream);
+}
+
+// The second half: the scan on the marked bitmaps. Bad offsets found by the marking make
+// it write nothing.
+template <bool Exclusive, class Tuning, class T, class Offset, class Op, class Delay>
+void scan_marked_offsets(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, T init, Op op,
+                         const workspace& ws, cudaStream_t stream, Delay delay) {
+  const offsets_workspace<T, Tuning> w{static_cast<unsigned char*>(ws.data), n};
+  if (is_csr(segments))
+    segmented_scan_launch<Exclusive, Tuning>(
+        in, n, out, csr_bitmap_heads<Offset>{w.begins(), segments.begin + segments.count, w.error()}, init, op, ws,
+        stream, true, delay);
+  else
+    segmented_scan_launch<Exclusive, Tuning>(in, n, out, bitmap_heads{w.begins(), w.ends(), w.error()}, init, op,
+                                             ws, stream, true, delay);
+}
+
 // The offsets form's launch: clear the workspace, mark (and check) the segments, scan.
-// Bad offsets found on the device make the scan write nothing. CSR offsets need only the
-// begins bitmap (csr_bitmap_heads): half the bitmap bytes cleared and read.
 template <bool Exclusive, class Tuning = void, class T, class Offset, class Op, class Delay = no_delay>
 void segmented_scan_offsets_launch(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, T init,
                                    Op op, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
-  using plan = segmented_scan_plan_for<T, Tuning>;
   if (segments.count == 0) return;  // no segment: nothing is written
-  const bool csr = segments.end == segments.begin + 1;
-  auto* base = static_cast<unsigned char*>(ws.data);
-  ONEPASS_CUDA_TRY(cudaMemsetAsync(
-      base, 0, csr ? plan::workspace_bytes(n) + plan::bitmap_bytes(n) : plan::offsets_workspace_bytes(n), stream));
-  auto* error = reinterpret_cast<unsigned long long*>(base + 8);
-  auto* begins = reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n));
-  auto* ends = reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n) + plan::bitmap_bytes(n));
-  if (csr) {
-    launch_mark_segments(segments, n, begins, nullptr, error, stream);
-    segmented_scan_launch<Exclusive, Tuning>(
-        in, n, out, csr_bitmap_heads<Offset>{begins, segments.begin + segments.count, error}, init, op, ws, stream,
-        true, delay);
-  } else {
-    launch_mark_segments(segments, n, begins, ends, error, stream);
-    segmented_scan_launch<Exclusive, Tuning>(in, n, out, bitmap_heads{begins, ends, error}, init, op, ws, stream,
-                                             true, delay);
-  }
+  mark_offsets<T, Tuning>(segments, n, ws, stream);
+  scan_marked_offsets<Exclusive, Tuning>(in, n, out, segments, init, op, ws, stream, delay);
 }
 
 template <class T, class Offset>
@@ -361,19 +389,30 @@ void segmented_scan_offsets_dispatch(const T* in, index_t n, T* out, const segme
   segmented_scan_offsets_launch<Exclusive, Tuning>(in, n, out, segments, init, op, ws, stream, delay);
 }
 
-// Simple style: the offsets are checked first, synchronously, so bad ones throw before
-// anything is written; then the same as the workspace style.
+// Simple style: bad offsets throw before anything is written. The marking kernel checks
+// them as it marks, so the call waits for its error word between marking and scanning
+// (one pass over the offsets; before 2026-11-24 a separate checking pass read them first).
 template <bool Exclusive, class T, class Offset, class Op>
 void segmented_scan_offsets_allocating(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments,
                                        T init, Op op, cudaStream_t stream) {
   check_segmented_scan_offsets(in, n, out, segments);
   check_segmented_scan_memory(in, n, out);
-  check_segment_offsets_sync(segments, n, stream);
-  if (n == 0 || segments.count == 0) return;
+  if (n == 0) {  // no workspace: the offsets must still all be [0, 0)
+    check_segment_offsets_sync(segments, n, stream);
+    return;
+  }
+  check_segment_offsets_memory(segments);
+  if (segments.count == 0) return;
   workspace ws{nullptr, segmented_scan_plan<T>::offsets_workspace_bytes(n)};
   ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
   try {
-    segmented_scan_offsets_launch<Exclusive>(in, n, out, segments, init, op, ws, stream);
+    mark_offsets<T, void>(segments, n, ws, stream);
+    unsigned long long found = 0;
+    ONEPASS_CUDA_TRY(cudaMemcpyAsync(&found, offsets_workspace<T, void>{static_cast<unsigned char*>(ws.data), n}.error(),
+                                     sizeof(found), cudaMemcpyDeviceToHost, stream));
+    ONEPASS_CUDA_TRY(cudaStreamSynchronize(stream));
+    if (found != 0) throw_segment_error(segments, n, found);
+    scan_marked_offsets<Exclusive, void>(in, n, out, segments, init, op, ws, stream, no_delay{});
   } catch (...) {
     (void)cudaFreeAsync(ws.data, stream);
     throw;
