@@ -433,6 +433,35 @@ TEST(SegmentedScan, BadOffsetsAreReportedAndNothingIsWritten) {
     ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
     EXPECT_EQ(first_written(out.download()), "") << c.fragment;
   }
+  // CSR offsets (one array, which the marking kernel reads once and checks by a chain of
+  // comparisons) get the same reports; the last case has bad segments in two chunks of
+  // 2048 segments and must name the first.
+  struct csr_case {
+    std::vector<long long> offsets;
+    const char* argument;
+    const char* fragment;
+  };
+  std::vector<long long> long_run(4097);
+  for (std::size_t i = 0; i < long_run.size(); ++i) long_run[i] = static_cast<long long>(i) / 8;
+  long_run[3001] = 0;  // segment 3000 ends before it begins
+  long_run[2600] = 1;  // segment 2599 too: the first bad one
+  const std::vector<csr_case> csr_cases = {
+      {{-1, 10, 20, 30}, "segments.begin", "[0] is -1, outside [0, n = 1000]"},
+      {{0, 10, 20, 1001}, "segments.end", "[2] is 1001, outside [0, n = 1000]"},
+      {{0, 10, 5, 30}, "segments.end", "[1] is 5, less than segments.begin[1] = 10"},
+      {long_run, "segments.end", "[2599] is 1, less than segments.begin[2599] = 324"},
+  };
+  for (const auto& c : csr_cases) {
+    device_buffer<long long> d_off(c.offsets);
+    const auto segs = csr_segments(d_off.get(), static_cast<index_t>(c.offsets.size()) - 1);
+    out.poison();
+    expect_rejected([&] { segmented_inclusive_scan(in.get(), n, segs, out.get()); }, c.argument, c.fragment);
+    expect_rejected([&] { check_segment_offsets(segs, n); }, c.argument, c.fragment);
+    segmented_inclusive_scan(in.get(), n, segs, out.get(), plus{}, workspace{ws.get(), static_cast<std::size_t>(ws.size())},
+                             nullptr);
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(first_written(out.download()), "") << c.fragment;
+  }
 }
 
 TEST(SegmentedScan, HostMemoryIsRejected) {
