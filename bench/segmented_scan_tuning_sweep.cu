@@ -92,7 +92,7 @@ struct sweep {
   bool offsets_only = false;
 
   // The offsets form (production tuning), CSR offsets as onepass-bench passes them, in
-  // both call styles, and its marking kernel alone (with the memset of its bitmaps
+  // both call styles, the same as begin/end arrays, and the CSR marking kernel alone (with the memset of its bitmaps
   // before it).
   void offsets_form(const std::vector<long long>& offsets, const std::vector<T>& want) {
     bench::device_array<long long> d_offsets(static_cast<long long>(offsets.size()));
@@ -104,6 +104,17 @@ struct sweep {
       onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), csr, T{}, plus{},
                                                               workspace{ws.get(), ws.bytes()}, time.stream());
     });
+    // The same boundaries as separate begin and end arrays (the form that allows gaps:
+    // two bitmaps, both arrays read).
+    {
+      bench::device_array<long long> d_ends(static_cast<long long>(offsets.size()) - 1);
+      ONEPASS_CUDA_TRY(cudaMemcpy(d_ends.get(), d_offsets.get() + 1, d_ends.bytes(), cudaMemcpyDeviceToDevice));
+      const segment_offsets<long long> separate{d_offsets.get(), d_ends.get(), csr.count};
+      measure("offsets (begin/end)", want, 16.0 * static_cast<double>(csr.count) / static_cast<double>(n), [&] {
+        onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), separate, T{}, plus{},
+                                                                workspace{ws.get(), ws.bytes()}, time.stream());
+      });
+    }
     // The simple style: allocates its workspace and checks the offsets before it writes
     // anything (so it waits for the device once).
     measure("offsets (simple style)", want, 8.0 * static_cast<double>(offsets.size()) / static_cast<double>(n), [&] {
