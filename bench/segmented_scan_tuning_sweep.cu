@@ -1,8 +1,8 @@
 // segmented_scan_tuning_sweep — tries tile shapes of the production segmented scan (head
 // flags and scan by key) on several segment-length distributions, beside the production
-// offsets form (CSR, 64-bit offsets, and its marking kernel alone), the plain production
-// scan, CUB's scan by key and the copy, all in one run; every output verified before it
-// is timed, timed like onepass-bench (bench/gpu.cuh).
+// offsets form (64-bit offsets: CSR, begin/end arrays, the simple style, the marking
+// alone), the plain production scan, CUB's scan by key and the copy, all in one run;
+// every output verified before it is timed, timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
 //   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets=all]
@@ -91,57 +91,53 @@ struct sweep {
 
   bool offsets_only = false;
 
-  // The offsets form (production tuning), CSR offsets as onepass-bench passes them, in
-  // both call styles, the same as begin/end arrays, and the CSR marking kernel alone (with the memset of its bitmaps
-  // before it).
+  // The offsets form (production tuning): CSR offsets as onepass-bench passes them, in
+  // both call styles; the same boundaries as begin/end arrays; and the CSR marking alone
+  // (its memset and kernel, as the production call runs them).
   void offsets_form(const std::vector<long long>& offsets, const std::vector<T>& want) {
     bench::device_array<long long> d_offsets(static_cast<long long>(offsets.size()));
     d_offsets.upload(offsets);
     const segment_offsets<long long> csr = csr_segments(d_offsets.get(), static_cast<index_t>(offsets.size()) - 1);
-    using plan = onepass::detail::segmented_scan_plan<T>;
-    bench::device_array<unsigned char> ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
-    measure("offsets (production)", want, 8.0 * static_cast<double>(offsets.size()) / static_cast<double>(n), [&] {
-      onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), csr, T{}, plus{},
-                                                              workspace{ws.get(), ws.bytes()}, time.stream());
+    const double csr_bytes = 8.0 * static_cast<double>(offsets.size());  // the boundaries read
+    bench::device_array<unsigned char> ws(
+        static_cast<long long>(onepass::detail::segmented_scan_plan<T>::offsets_workspace_bytes(n)));
+    const workspace w{ws.get(), ws.bytes()};
+    measure("offsets (production)", want, csr_bytes / static_cast<double>(n), [&] {
+      onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), csr, T{}, plus{}, w,
+                                                              time.stream());
     });
-    // The same boundaries as separate begin and end arrays (the form that allows gaps:
-    // two bitmaps, both arrays read).
+    // Separate begin and end arrays (the form that allows gaps: two bitmaps, both arrays
+    // read).
     {
       bench::device_array<long long> d_ends(static_cast<long long>(offsets.size()) - 1);
       ONEPASS_CUDA_TRY(cudaMemcpy(d_ends.get(), d_offsets.get() + 1, d_ends.bytes(), cudaMemcpyDeviceToDevice));
       const segment_offsets<long long> separate{d_offsets.get(), d_ends.get(), csr.count};
       measure("offsets (begin/end)", want, 16.0 * static_cast<double>(csr.count) / static_cast<double>(n), [&] {
-        onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), separate, T{}, plus{},
-                                                                workspace{ws.get(), ws.bytes()}, time.stream());
+        onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), separate, T{}, plus{}, w,
+                                                                time.stream());
       });
     }
     // The simple style: allocates its workspace and checks the offsets before it writes
     // anything (so it waits for the device once).
-    measure("offsets (simple style)", want, 8.0 * static_cast<double>(offsets.size()) / static_cast<double>(n), [&] {
+    measure("offsets (simple style)", want, csr_bytes / static_cast<double>(n), [&] {
       segmented_inclusive_scan(in.get(), n, csr, out.get(), plus{}, time.stream());
     });
-    auto* base = ws.get();
-    auto* bitmaps = reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n));
-    const auto mark = time.run([&] {
-      ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::offsets_workspace_bytes(n), time.stream()));
-      onepass::detail::launch_mark_segments(csr, n, bitmaps, bitmaps + plan::bitmap_bytes(n) / 4,
-                                            reinterpret_cast<unsigned long long*>(base + 8), time.stream());
-    });
+    const auto mark = time.run([&] { onepass::detail::mark_offsets<T, void>(csr, n, w, time.stream()); });
     std::printf("  %-24s %7.3f ms  %5.1f%% of the copy (offsets read)\n", "offsets: memset + mark", mark.median,
-                100 * (8.0 * static_cast<double>(offsets.size()) / mark.median / 1e6) / copy_gbps);
+                100 * (csr_bytes / mark.median / 1e6) / copy_gbps);
   }
 
   void distribution(test::segment_distribution d) {
     const auto offsets = test::csr_offsets(test::segment_lengths(d, n, 11));
     const auto flags = test::head_flags_of(offsets, n);
     const auto want = test::reference_segmented_scan(values, flags, test::kind::inclusive, T{}, plus{});
+    std::printf(" %s (%zu segments)\n", test::distribution_name(d), offsets.size() - 1);
+    offsets_form(offsets, want);
+    if (offsets_only) return;
     bench::device_array<std::uint8_t> d_flags(n);
     d_flags.upload(flags);
     bench::device_array<int> d_keys(n);
     d_keys.upload(test::keys_of<int>(offsets, n, 12));
-    std::printf(" %s (%zu segments)\n", test::distribution_name(d), offsets.size() - 1);
-    offsets_form(offsets, want);
-    if (offsets_only) return;
     // One row on head flags (by_key false) or on the int32 keys (by_key true).
     auto try_row = [&](auto r, bool by_key = false) {
       using Row = decltype(r);

@@ -419,13 +419,17 @@ ONEPASS_HD constexpr unsigned long long encode_segment_error(index_t segment, se
 }
 
 // Sets bits of one bitmap for a run of increasing items, one atomicOr per word: the bits
-// of consecutive items that fall into the same word are gathered first.
+// of consecutive items that fall into the same word are gathered first. Item: long long
+// for items of a global bitmap; unsigned for items counted from the first word of a
+// block's shared copy of part of one (32-bit arithmetic).
+template <class Item>
 struct bitmap_marker {
+  static constexpr Item no_word = ~Item{0};
   std::uint32_t* bitmap;
-  long long word = -1;
+  Item word = no_word;
   unsigned bits = 0;
-  __device__ ONEPASS_FORCEINLINE void mark(long long item) {
-    const long long w = item / 32;
+  __device__ ONEPASS_FORCEINLINE void mark(Item item) {
+    const Item w = item / 32;
     if (w != word) {
       flush();
       word = w;
@@ -433,29 +437,8 @@ struct bitmap_marker {
     bits |= 1u << (item % 32);
   }
   __device__ ONEPASS_FORCEINLINE void flush() {
-    if (word >= 0) atomicOr(&bitmap[word], bits);
-    word = -1;
-    bits = 0;
-  }
-};
-
-// The same into a block's shared copy of part of a bitmap, items counted from its first
-// word (non-negative, below 2^31).
-struct shared_bitmap_marker {
-  std::uint32_t* bitmap;
-  int word = -1;
-  unsigned bits = 0;
-  __device__ ONEPASS_FORCEINLINE void mark(int item) {
-    const int w = item >> 5;
-    if (w != word) {
-      flush();
-      word = w;
-    }
-    bits |= 1u << (item & 31);
-  }
-  __device__ ONEPASS_FORCEINLINE void flush() {
-    if (word >= 0) atomicOr(&bitmap[word], bits);
-    word = -1;
+    if (word != no_word) atomicOr(&bitmap[word], bits);
+    word = no_word;
     bits = 0;
   }
 };
@@ -592,7 +575,7 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
     const long long words = (last_end < n ? last_end : n - 1) / 32 - lo_word + 1;
     if (words <= 0) continue;  // nothing to mark: every segment empty at n
     if (words > shape::bitmap_words) {
-      bitmap_marker head_marks{begins}, end_marks{ends};
+      bitmap_marker<long long> head_marks{begins}, end_marks{ends};
 #pragma unroll
       for (int u = 0; u < U; ++u) {
         if (b[u] < e[u]) {
@@ -610,12 +593,12 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
       __syncthreads();
       // Items relative to the chunk's first word fit 32 bits here.
       const long long base = lo_word * 32;
-      shared_bitmap_marker head_marks{sm.bitmaps[0]}, end_marks{sm.bitmaps[1]};
+      bitmap_marker<unsigned> head_marks{sm.bitmaps[0]}, end_marks{sm.bitmaps[1]};
 #pragma unroll
       for (int u = 0; u < U; ++u) {
         if (b[u] < e[u]) {
-          head_marks.mark(static_cast<int>(b[u] - base));
-          if (!csr && e[u] < n) end_marks.mark(static_cast<int>(e[u] - base));
+          head_marks.mark(static_cast<unsigned>(b[u] - base));
+          if (!csr && e[u] < n) end_marks.mark(static_cast<unsigned>(e[u] - base));
         }
       }
       head_marks.flush();

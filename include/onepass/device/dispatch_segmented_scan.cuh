@@ -241,6 +241,22 @@ void segmented_scan_allocating(const T* in, index_t n, T* out, const Heads& head
 
 // --- the offsets form ---------------------------------------------------------------------
 
+// CSR offsets (one array of boundaries): each offset is read once by the marking, and
+// the scan needs only the begins bitmap (csr_bitmap_heads), so half the bitmap bytes are
+// cleared, marked and read.
+template <class Offset>
+bool is_csr(const segment_offsets<Offset>& segments) {
+  return segments.end == segments.begin + 1;
+}
+
+template <auto Kernel, int Threads, class Offset>
+void launch_mark_chunks(const segment_offsets<Offset>& segments, index_t n, index_t chunks, std::uint32_t* begins,
+                        std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
+  const index_t cap = resident_blocks<Kernel>(Threads, 0);
+  launch(Kernel, dim3(static_cast<unsigned>(chunks < cap ? chunks : cap)), Threads, 0, stream, segments.begin,
+         segments.end, segments.count, n, begins, ends, error);
+}
+
 template <class Offset>
 void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
                           std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
@@ -248,20 +264,15 @@ void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, st
   constexpr int threads = 256;
   constexpr int segments_per_lane = 8;  // a thread's run of segments (see the kernel)
   constexpr index_t chunk = mark_segments_shape<threads, segments_per_lane>::chunk;
-  const index_t wanted = (segments.count + chunk - 1) / chunk;
-  const auto go = [&](auto kernel) {
-    const index_t cap = resident_blocks<decltype(kernel)::value>(threads, 0);
-    launch(decltype(kernel)::value, dim3(static_cast<unsigned>(wanted < cap ? wanted : cap)), threads, 0, stream,
-           segments.begin, segments.end, segments.count, n, begins, ends, error);
-  };
-  // One array of boundaries (csr_segments): each offset is read once, and a thread holds
-  // half the offsets (3 blocks per SM without spills; 2 with separate ends).
-  if (segments.end == segments.begin + 1)
-    go(std::integral_constant<decltype(&mark_segments_kernel<threads, segments_per_lane, 3, true, Offset>),
-                              &mark_segments_kernel<threads, segments_per_lane, 3, true, Offset>>{});
+  const index_t chunks = (segments.count + chunk - 1) / chunk;
+  // With CSR a thread holds half the offsets: 3 blocks per SM without spills (2 with
+  // separate ends).
+  if (is_csr(segments))
+    launch_mark_chunks<mark_segments_kernel<threads, segments_per_lane, 3, true, Offset>, threads>(
+        segments, n, chunks, begins, ends, error, stream);
   else
-    go(std::integral_constant<decltype(&mark_segments_kernel<threads, segments_per_lane, 2, false, Offset>),
-                              &mark_segments_kernel<threads, segments_per_lane, 2, false, Offset>>{});
+    launch_mark_chunks<mark_segments_kernel<threads, segments_per_lane, 2, false, Offset>, threads>(
+        segments, n, chunks, begins, ends, error, stream);
 }
 
 // Turns the error word into the exception a caller reads: the first bad segment, what is
@@ -328,13 +339,6 @@ struct offsets_workspace {
   std::uint32_t* begins() const { return reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n)); }
   std::uint32_t* ends() const { return begins() + plan::bitmap_bytes(n) / sizeof(std::uint32_t); }
 };
-
-// CSR offsets (one array of boundaries) need only the begins bitmap (csr_bitmap_heads):
-// half the bitmap bytes cleared, marked and read.
-template <class Offset>
-bool is_csr(const segment_offsets<Offset>& segments) {
-  return segments.end == segments.begin + 1;
-}
 
 // The offsets form's first half: clear the workspace, check and mark the segments
 // (requires n > 0 and segments.count > 0).
