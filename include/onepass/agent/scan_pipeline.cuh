@@ -10,10 +10,14 @@
 //   C: starts the loads of the tile claimed during the last step (cp.async, global ->
 //      shared);
 //   B: waits for the tile started one step earlier, reduces it and publishes its
-//      AGGREGATE;
-//   A: scans the tile started two steps earlier (its aggregate is already out), looks
-//      back, publishes its PREFIX, and stores it; while it stores, the first thread of
-//      warp 1 claims the next step's C.
+//      AGGREGATE; the reduction is a block-wide scan of the thread totals, and each
+//      thread keeps its prefix from it for the next step;
+//   A: scans the tile started two steps earlier (its aggregate is already out) within
+//      each thread only, with the thread prefixes kept from its reduction, looks back,
+//      publishes its PREFIX, and stores it; while it stores, the first thread of warp 1
+//      claims the next step's C.
+// One block-wide scan a tile, not two: A used to scan its thread totals again, which
+// took 2-4 points of the copy on an H200 (docs/perf/scan.md).
 // So C's loads are in flight during A's lookback, every tile's aggregate is published a
 // step before the tile's own lookback, and the claim's round trip to L2 overlaps the
 // stores instead of opening the next step. Claiming earlier still, during the lookback,
@@ -154,6 +158,16 @@ struct scan_pipeline_layout {
   }
 };
 
+// What a tile's reduction (stage B) leaves for the same tile's scan a step later (stage
+// A): the calling thread's prefix within the tile (absent in thread 0) and the tile's
+// aggregate. V: the scan's value, or the segmented scan's (value, head) pair.
+template <class V>
+struct pipeline_reduction {
+  V thread_prefix;
+  V aggregate;
+  bool has_thread_prefix = false;
+};
+
 // in and out 16-byte aligned. Any grid size works (see above); the dispatcher launches
 // as many blocks as are resident at once.
 template <class T, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
@@ -168,8 +182,7 @@ __global__ void __launch_bounds__(
   constexpr int N = ItemsPerThread;
   constexpr int S = layout::stages;
   extern __shared__ __align__(16) unsigned char stage_memory[];
-  // Separate storage for the B reduction and the A scan: they run back to back.
-  __shared__ typename scan_t::storage reduce_storage, scan_storage;
+  __shared__ typename scan_t::storage reduce_storage;
   __shared__ index_t claimed[S];
   __shared__ T tile_prefix;
 
@@ -183,9 +196,12 @@ __global__ void __launch_bounds__(
     layout::start_loads(stage_at(s), in, tile, tiles, n, prefetch_tiles);
   };
   auto read_items = [&](int s, T (&items)[N]) { layout::read_blocked(stage_at(s), items); };
+  using reduction = pipeline_reduction<T>;
   // Waits for the stage's loads (all but the newest group are complete), reduces the
   // tile and publishes its aggregate. Ends with the block's barrier inside the reduction.
-  auto publish_aggregate = [&](int s, index_t tile) {
+  // The thread totals are folded in item order, as the scan's thread-local pass does, so
+  // the scan can reuse the thread prefixes instead of a second block-wide scan.
+  auto publish_aggregate = [&](int s, index_t tile, reduction& r) {
     cp_async_wait<1>();
     __syncthreads();  // every thread's copies into stage s have landed
     if (tile >= tiles) return;  // uniform
@@ -194,11 +210,10 @@ __global__ void __launch_bounds__(
     T thread_total = items[0];
 #pragma unroll
     for (int i = 1; i < N; ++i) thread_total = op(thread_total, items[i]);
-    T ignored, aggregate;
-    scan_t(reduce_storage).exclusive_prefix(thread_total, op, ignored, aggregate);
+    r.has_thread_prefix = scan_t(reduce_storage).exclusive_prefix(thread_total, op, r.thread_prefix, r.aggregate);
     if (tid == 0 && tile > 0) {  // tile 0 publishes its prefix directly
       delay(tile, lookback::tile_status::aggregate);
-      state.publish(tile, lookback::tile_status::aggregate, aggregate);
+      state.publish(tile, lookback::tile_status::aggregate, r.aggregate);
     }
   };
 
@@ -216,7 +231,8 @@ __global__ void __launch_bounds__(
   __syncthreads();
   start_loads(0, claimed[0]);
   start_loads(1, claimed[1]);
-  publish_aggregate(0, claimed[0]);  // waits for group 0 (group 1 may still fly)
+  reduction reduced_a;                          // this step's A, reduced a step ago
+  publish_aggregate(0, claimed[0], reduced_a);  // waits for group 0 (group 1 may still fly)
 
   for (int step = 0;; ++step) {
     const int a = step % S, b = (step + 1) % S, c = (step + 2) % S;
@@ -224,21 +240,21 @@ __global__ void __launch_bounds__(
     const index_t tile = claimed[a];
     if (tile >= tiles) break;  // uniform; later claims are larger still
     start_loads(c, claimed[c]);
-    publish_aggregate(b, claimed[b]);  // waits for b's group, c's may still fly
+    reduction reduced_b;
+    publish_aggregate(b, claimed[b], reduced_b);  // waits for b's group, c's may still fly
 
+    // A's thread prefixes and aggregate come from its reduction: no block-wide scan here.
     T items[N];
     read_items(a, items);
-    scan_t scan(scan_storage);
-    scan.scan_thread_items(items, op);
-    T thread_prefix, aggregate;
-    const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
+    scan_t::scan_thread_items(items, op);
     const bool has_tile_prefix = Exclusive || tile > 0;
     if (warp == 0)  // the aggregate went out a step ago
-      resolve_tile_prefix<Exclusive, false, LookbackTilesPerLane>(state, tile, aggregate, init, op, backoff_ns,
-                                                                  delay, tile_prefix);
+      resolve_tile_prefix<Exclusive, false, LookbackTilesPerLane>(state, tile, reduced_a.aggregate, init, op,
+                                                                  backoff_ns, delay, tile_prefix);
     __syncthreads();  // the tile's prefix is known
-    scan_t::template apply_prefixes<Exclusive>(items, has_tile_prefix, tile_prefix, has_thread_prefix,
-                                               thread_prefix, op);
+    scan_t::template apply_prefixes<Exclusive>(items, has_tile_prefix, tile_prefix, reduced_a.has_thread_prefix,
+                                               reduced_a.thread_prefix, op);
+    reduced_a = reduced_b;
     layout::write_blocked(stage_at(a), items);
     __syncthreads();  // the scanned tile is in stage a
 

@@ -10,9 +10,11 @@
 //   B: for the tile started one step earlier: turns its heads' registers into head masks,
 //      reduces the tile as pairs and publishes — PREFIX at once when the tile holds a
 //      head, AGGREGATE otherwise;
-//   A: scans the tile started two steps earlier; if its first item is not a head, warp 0
-//      looks back (every tile before it published a step ago, so with heads about, the
-//      tile before usually has its PREFIX out already); folds the prefixes in and stores.
+//   A: scans the tile started two steps earlier, within each thread only (the thread
+//      prefixes and the aggregate are kept from B's block-wide scan, as in the plain
+//      pipeline); if its first item is not a head, warp 0 looks back (every tile before
+//      it published a step ago, so with heads about, the tile before usually has its
+//      PREFIX out already); folds the prefixes in and stores.
 // Why: in the one-tile-per-block kernel the warps that need the tile's prefix wait with
 // no loads in flight while warp 0 looks back; with one long segment that is every warp
 // of every tile, and the segmented scan ran at 80-85% of the plain scan's rate there
@@ -50,7 +52,7 @@ __global__ void __launch_bounds__(BlockThreads,
   constexpr int S = layout::stages;
   using fetched_t = typename Heads::template fetched<N>;
   extern __shared__ __align__(16) unsigned char stage_memory[];
-  __shared__ typename scan_t::storage reduce_storage, scan_storage;
+  __shared__ typename scan_t::storage reduce_storage;
   __shared__ index_t claimed[S];
   __shared__ pair tile_prefix;
 
@@ -78,23 +80,23 @@ __global__ void __launch_bounds__(BlockThreads,
     if constexpr (!Heads::has_gaps) h.gaps = 0;
     return h;
   };
+  using reduction = pipeline_reduction<pair>;  // B's result, kept for A a step later
   // B: waits for the stage's values (all but the newest group are complete), reduces the
   // tile as pairs and publishes it: PREFIX when it holds a head (nothing before its last
   // head matters to its successors; tile 0 always does), AGGREGATE otherwise.
-  auto publish_tile = [&](int s, index_t tile, const thread_heads& h) {
+  auto publish_tile = [&](int s, index_t tile, const thread_heads& h, reduction& r) {
     cp_async_wait<1>();
     __syncthreads();  // every thread's copies into stage s have landed
     if (tile >= tiles) return;  // uniform
     T items[N];
     layout::read_blocked(stage_at(s), items);
     const pair thread_total = scan_thread_segments<Heads::has_gaps>(items, h, op);
-    pair ignored, aggregate;
-    scan_t(reduce_storage).exclusive_prefix(thread_total, seg, ignored, aggregate);
+    r.has_thread_prefix = scan_t(reduce_storage).exclusive_prefix(thread_total, seg, r.thread_prefix, r.aggregate);
     if (tid == 0) {
       const auto status =
-          aggregate.head != no_head ? lookback::tile_status::prefix : lookback::tile_status::aggregate;
+          r.aggregate.head != no_head ? lookback::tile_status::prefix : lookback::tile_status::aggregate;
       delay(tile, status);
-      state.publish(tile, status, aggregate);
+      state.publish(tile, status, r.aggregate);
     }
   };
 
@@ -111,7 +113,8 @@ __global__ void __launch_bounds__(BlockThreads,
   const fetched_t first = start_loads(0, claimed[0]);
   fetched_t fetched_b = start_loads(1, claimed[1]);
   thread_heads heads_a = heads_of(first, claimed[0]);
-  publish_tile(0, claimed[0], heads_a);
+  reduction reduced_a;  // this step's A, reduced a step ago
+  publish_tile(0, claimed[0], heads_a, reduced_a);
 
   for (int step = 0;; ++step) {
     const int a = step % S, b = (step + 1) % S, c = (step + 2) % S;
@@ -120,15 +123,15 @@ __global__ void __launch_bounds__(BlockThreads,
     if (tile >= tiles) break;  // uniform; later claims are larger still
     const fetched_t fetched_c = start_loads(c, claimed[c]);
     const thread_heads heads_b = heads_of(fetched_b, claimed[b]);
-    publish_tile(b, claimed[b], heads_b);
+    reduction reduced_b;
+    publish_tile(b, claimed[b], heads_b, reduced_b);
 
-    // A.
+    // A: its thread prefixes and aggregate come from its reduction, no block-wide scan.
     T items[N];
     layout::read_blocked(stage_at(a), items);
     const thread_heads& h = heads_a;
-    const pair thread_total = scan_thread_segments<Heads::has_gaps>(items, h, op);
-    pair thread_prefix, aggregate;
-    const bool has_thread_prefix = scan_t(scan_storage).exclusive_prefix(thread_total, seg, thread_prefix, aggregate);
+    scan_thread_segments<Heads::has_gaps>(items, h, op);
+    const pair& aggregate = reduced_a.aggregate;
     if (warp == 0 && !(shfl_idx(h.heads, 0) & 1u)) {  // the tile's first item needs what precedes it
       const pair prefix = lookback::lookback_warp<LookbackTilesPerLane>(state, tile, seg, backoff_ns);
       if (lane_id() == 0) {
@@ -141,7 +144,7 @@ __global__ void __launch_bounds__(BlockThreads,
     }
     __syncthreads();  // the tile's prefix is known
     const unsigned uncovered = finish_thread_segments<Exclusive, Heads::has_gaps>(
-        items, h, has_thread_prefix, thread_prefix, tile_prefix, init, op);
+        items, h, reduced_a.has_thread_prefix, reduced_a.thread_prefix, tile_prefix, init, op);
     layout::write_blocked(stage_at(a), items);
     bool tile_has_gaps = false;  // the barrier: the scanned tile is in stage a
     if constexpr (Heads::has_gaps)
@@ -165,6 +168,7 @@ __global__ void __launch_bounds__(BlockThreads,
     }
     if (tid == claimer) claimed[a] = next_claim;
     heads_a = heads_b;
+    reduced_a = reduced_b;
     fetched_b = fetched_c;
   }
   cp_async_wait<0>();  // no copy may outlive the block
