@@ -305,6 +305,17 @@ template <class Offset>
   }
 }
 
+// Waits for the marking kernel's error word (device memory, written on `stream`) and
+// throws the first bad segment's error if it is set.
+template <class Offset>
+void throw_if_segment_error(const unsigned long long* error, const segment_offsets<Offset>& segments, index_t n,
+                            cudaStream_t stream) {
+  unsigned long long found = 0;
+  ONEPASS_CUDA_TRY(cudaMemcpyAsync(&found, error, sizeof(found), cudaMemcpyDeviceToHost, stream));
+  ONEPASS_CUDA_TRY(cudaStreamSynchronize(stream));
+  if (found != 0) throw_segment_error(segments, n, found);
+}
+
 // Synchronous check of the offsets (a small kernel, then a wait on `stream`).
 template <class Offset>
 void check_segment_offsets_sync(const segment_offsets<Offset>& segments, index_t n, cudaStream_t stream) {
@@ -314,18 +325,15 @@ void check_segment_offsets_sync(const segment_offsets<Offset>& segments, index_t
   if (segments.count == 0) return;
   unsigned long long* error = nullptr;
   ONEPASS_CUDA_TRY(cudaMallocAsync(&error, sizeof(unsigned long long), stream));
-  unsigned long long found = 0;
   try {
     ONEPASS_CUDA_TRY(cudaMemsetAsync(error, 0, sizeof(unsigned long long), stream));
     launch_mark_segments(segments, n, nullptr, nullptr, error, stream);
-    ONEPASS_CUDA_TRY(cudaMemcpyAsync(&found, error, sizeof(found), cudaMemcpyDeviceToHost, stream));
-    ONEPASS_CUDA_TRY(cudaStreamSynchronize(stream));
+    throw_if_segment_error(error, segments, n, stream);
   } catch (...) {
     (void)cudaFreeAsync(error, stream);
     throw;
   }
   ONEPASS_CUDA_TRY(cudaFreeAsync(error, stream));
-  if (found != 0) throw_segment_error(segments, n, found);
 }
 
 // The offsets form's workspace beyond the lookback's: the error word (in the counter's
@@ -411,11 +419,8 @@ void segmented_scan_offsets_allocating(const T* in, index_t n, T* out, const seg
   ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
   try {
     mark_offsets<T, void>(segments, n, ws, stream);
-    unsigned long long found = 0;
-    ONEPASS_CUDA_TRY(cudaMemcpyAsync(&found, offsets_workspace<T, void>{static_cast<unsigned char*>(ws.data), n}.error(),
-                                     sizeof(found), cudaMemcpyDeviceToHost, stream));
-    ONEPASS_CUDA_TRY(cudaStreamSynchronize(stream));
-    if (found != 0) throw_segment_error(segments, n, found);
+    throw_if_segment_error(offsets_workspace<T, void>{static_cast<unsigned char*>(ws.data), n}.error(), segments, n,
+                           stream);
     scan_marked_offsets<Exclusive, void>(in, n, out, segments, init, op, ws, stream, no_delay{});
   } catch (...) {
     (void)cudaFreeAsync(ws.data, stream);
