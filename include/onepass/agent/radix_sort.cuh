@@ -30,6 +30,8 @@
 //      descriptors at a time (lookback_counts), and publishes the inclusive count;
 //   7. the keys are written out by consecutive threads to consecutive positions of each
 //      digit's run; values follow through the same shared memory.
+// A pass in which every key has the same digit (the histogram says so: one digit counts
+// all n keys) skips steps 1-7: the first blocks copy the keys (and values) as they are.
 // Descriptors are count_state words (status and a 30-bit count in 32 bits). Every tile but
 // a portion's last is full and runs a copy of steps 1-7 without bounds checks.
 // Inputs longer than a "portion" (2^28 keys) are sorted a portion per launch within each
@@ -163,17 +165,46 @@ struct radix_pass {
 };
 
 // Where one launch of the onesweep kernel works: keys [begin, begin + items) of the
-// whole array, and where each digit's keys of this portion start in the output: the
-// first portion computes that from this pass's digit counts (`totals`, 256 of them);
-// later ones read `starts_in`, which the previous portion's last tile wrote. With more
-// portions to come, this one's last tile writes `starts_out` (else null).
+// whole array (n keys), and where each digit's keys of this portion start in the output:
+// the first portion computes that from this pass's digit counts over the whole array
+// (`totals`, 256 of them); later ones read `starts_in`, which the previous portion's last
+// tile wrote. With more portions to come, this one's last tile writes `starts_out` (else
+// null).
 struct radix_portion {
   index_t begin;
   index_t items;
+  index_t n;
+  index_t copy_blocks;  // how many blocks copy the portion in a pass that moves nothing
   const unsigned long long* totals;
   const index_t* starts_in;  // null: the first portion
   index_t* starts_out;       // null: the last portion
 };
+
+// Copies in[0, count) to out[0, count), split over `workers` threads of which the caller
+// is `worker`: 16-byte words, four in flight a thread, where both arrays are 16-byte
+// aligned (then items past the last whole word one by one), else item by item.
+template <class T>
+__device__ ONEPASS_FORCEINLINE void copy_items_strided(const T* in, T* out, index_t count, index_t worker,
+                                                       index_t workers) {
+  index_t words = 0;
+  if constexpr (16 % sizeof(T) == 0) {
+    if (reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+      words = count * static_cast<index_t>(sizeof(T)) / 16;
+      const uint4* from = reinterpret_cast<const uint4*>(in);
+      uint4* to = reinterpret_cast<uint4*>(out);
+      index_t w = worker;
+      for (; w + 3 * workers < words; w += 4 * workers) {
+        uint4 v[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) v[k] = from[w + k * workers];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) to[w + k * workers] = v[k];
+      }
+      for (; w < words; w += workers) to[w] = from[w];
+    }
+  }
+  for (index_t i = words * 16 / static_cast<index_t>(sizeof(T)) + worker; i < count; i += workers) out[i] = in[i];
+}
 
 // Whether a pass can copy the tile's values to shared memory asynchronously (cp.async)
 // at the load, instead of holding them in registers through the ranking and the
@@ -263,10 +294,35 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
   // only items).
   const int digit = threadIdx.x;
   const bool digit_thread = BlockThreads == radix_digits || digit < radix_digits;
+  // This pass's count of the thread's digit over the whole array, read while the claim's
+  // round trip is in flight.
+  const unsigned long long digit_total = digit_thread ? portion.totals[digit] : 0;
   if (threadIdx.x == 0) shared.tile = counter.claim();
   unsigned* warp_offsets = shared.warp_offsets[warp];
   for (int i = lane; i < radix_digits; i += 32) warp_offsets[i] = 0;
-  __syncthreads();
+  // A pass in which every key has the same digit (all keys equal; the upper passes of keys
+  // in a small range) leaves every key where it is: stable, and no key has a smaller
+  // digit to go after. Then the portion is copied as it is, with no ranking and no
+  // lookback, and no descriptor nor `starts_out` is written (nobody in this pass reads
+  // them). The barrier that publishes the claim tells the block.
+  const bool pass_moves_nothing =
+      __syncthreads_or(digit_total == static_cast<unsigned long long>(portion.n)) != 0;
+  if (pass_moves_nothing) {  // uniform: the same answer in every block of the launch
+    // The first copy_blocks claims (the blocks resident at the start) copy the whole
+    // portion, grid-stride with 16-byte words; the rest leave at once. One tile per block
+    // copied as it is ran at 42% of the copy bandwidth on an H200: a block's claim, load
+    // and store are too little in flight for its short life (docs/perf/radix_sort.md).
+    const index_t copiers = portion.copy_blocks < static_cast<index_t>(gridDim.x) ? portion.copy_blocks
+                                                                                   : static_cast<index_t>(gridDim.x);
+    const index_t copier = shared.tile;
+    if (copier >= copiers) return;
+    const index_t worker = copier * BlockThreads + static_cast<index_t>(threadIdx.x);
+    const index_t workers = copiers * BlockThreads;
+    copy_items_strided(keys_in + portion.begin, keys_out + portion.begin, portion.items, worker, workers);
+    if constexpr (with_values)
+      copy_items_strided(values_in + portion.begin, values_out + portion.begin, portion.items, worker, workers);
+    return;
+  }
   const index_t tile = shared.tile;
   const index_t tile_begin = tile * tile_items;
   const int tile_valid = static_cast<int>(portion.items - tile_begin < tile_items ? portion.items - tile_begin
@@ -303,9 +359,9 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
     if (portion.starts_in) {
       if (digit_thread) shared.digit_base[digit] = portion.starts_in[digit];
     } else {
-      const auto total = digit_thread ? static_cast<index_t>(portion.totals[digit]) : index_t{0};
       index_t smaller_digits = 0, all;
-      block_scan<index_t, BlockThreads>(shared.scan64).exclusive_prefix(total, plus{}, smaller_digits, all);
+      block_scan<index_t, BlockThreads>(shared.scan64)
+          .exclusive_prefix(static_cast<index_t>(digit_total), plus{}, smaller_digits, all);
       if (digit_thread) shared.digit_base[digit] = smaller_digits;
     }
 

@@ -132,6 +132,7 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
   constexpr auto kernel = radix_onesweep_kernel<Key, Value, typename plan::tuning_type, Delay>;
   using onesweep = radix_onesweep_config<Key, Value, typename plan::tuning_type>;
   allow_dynamic_shared<kernel>(onesweep::shared_bytes);
+  const index_t copy_blocks = resident_blocks<kernel>(threads, onesweep::shared_bytes);
   for (int p = 0; p < passes; ++p) {
     const radix_pass pass = radix_pass_of(range, p);
     const Key* keys_src = buffers.keys_from(p);
@@ -145,7 +146,7 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
       ONEPASS_CUDA_TRY(cudaMemsetAsync(
           lookback_area, 0, plan::counter_bytes + radix_digits * lookback::count_state<radix_digits>::bytes(tiles), stream));
       // Portion q reads the starts portion q - 1 wrote and writes the other set.
-      const radix_portion portion{begin, items, hist + static_cast<index_t>(p) * radix_digits,
+      const radix_portion portion{begin, items, n, copy_blocks, hist + static_cast<index_t>(p) * radix_digits,
                                   q == 0 ? nullptr : starts + ((q - 1) % 2) * radix_digits,
                                   q + 1 == portions ? nullptr : starts + (q % 2) * radix_digits};
       launch(kernel, dim3(static_cast<unsigned>(tiles)), threads, onesweep::shared_bytes, stream, keys_src, keys_dst, values_src,
