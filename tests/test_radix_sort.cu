@@ -259,11 +259,13 @@ TEST(RadixSort, BlocksWiderThanTheDigits) {
 }
 
 // Keys that do not start on a 16-byte boundary: the up-front histogram then reads them
-// one at a time instead of four (or two) per load.
+// one at a time instead of four (or two) per load, and so does the copy of a pass whose
+// keys all share one digit (all_equal: every pass; range16: all but the first).
 template <class Key>
-void check_unaligned(long long n, int offset) {
-  SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " offset " + std::to_string(offset));
-  const auto keys = make_sort_keys<Key>(n, dist::random, 40 + offset);
+void check_unaligned(long long n, int offset, dist d) {
+  SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " offset " + std::to_string(offset) + " " +
+               key_distribution_name(d));
+  const auto keys = make_sort_keys<Key>(n, d, 40 + offset);
   device_buffer<Key> in(n + 4), out(n);
   ONEPASS_CHECK_CUDA(cudaMemcpy(in.get() + offset, keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice));
   radix_sort_keys(in.get() + offset, out.get(), n);
@@ -276,8 +278,10 @@ TEST(RadixSort, KeysNotAlignedToSixteenBytes) {
   ONEPASS_REQUIRE_GPU();
   for (long long n : {1ll, 5ll, 1000ll, 100003ll}) {
     if (n > max_test_items()) continue;
-    for (int offset : {1, 2, 3}) check_unaligned<unsigned>(n, offset);
-    check_unaligned<double>(n, 1);
+    for (dist d : {dist::random, dist::all_equal, dist::range16}) {
+      for (int offset : {1, 2, 3}) check_unaligned<unsigned>(n, offset, d);
+      check_unaligned<double>(n, 1, d);
+    }
   }
 }
 
