@@ -18,13 +18,15 @@
 using namespace onepass;
 
 // A shape: threads per block, items per thread, lookback window, blocks per SM the
-// registers must allow, where the values wait (pairs).
+// registers must allow, where the values wait (pairs), whether the tile-sorted keys have
+// shared memory of their own (tuning::radix_sort_tuning::keys_apart).
 template <int Threads, int Items, int Window, int MinBlocks,
-          tuning::radix_value_load Values = tuning::radix_value_load::async_to_shared>
+          tuning::radix_value_load Values = tuning::radix_value_load::async_to_shared, bool KeysApart = true>
 struct row {
   static constexpr tuning::radix_sort_tuning value{Items, 256, 4,         1ll << 28, Window,
-                                                   32,    4,   Values,    MinBlocks, Threads};
+                                                   32,    4,   Values,    MinBlocks, Threads, KeysApart};
 };
+constexpr auto staged = tuning::radix_value_load::async_to_shared;
 constexpr auto after_keys = tuning::radix_value_load::after_keys;
 
 // The stable ascending sort of `keys` on the CPU (LSD, 8 bits a pass), and the
@@ -142,26 +144,21 @@ struct sweep {
         "onepass (production row)");
     if (quick) return;
     if constexpr (Pairs) {
-      try_row<row<256, 24, 4, 3, after_keys>>("256 x 24, w 4, 3 b, after keys");
-      try_row<row<384, 16, 2, 2>>("384 x 16, w 2, 2 b");
-      try_row<row<384, 20, 2, 2>>("384 x 20, w 2, 2 b");
-      try_row<row<384, 20, 4, 2, after_keys>>("384 x 20, w 4, 2 b, after keys");
-      try_row<row<512, 16, 2, 2>>("512 x 16, w 2, 2 b");
-      try_row<row<512, 16, 4, 2>>("512 x 16, w 4, 2 b");
-      try_row<row<512, 16, 4, 2, after_keys>>("512 x 16, w 4, 2 b, after keys");
+      try_row<row<512, 16, 2, 2>>("512 x 16, w 2, 2 b, keys apart");
+      try_row<row<384, 20, 2, 2, staged, false>>("384 x 20, w 2, 2 b");
+      try_row<row<512, 16, 4, 2, after_keys, false>>("512 x 16, w 4, 2 b, after keys");
     } else if constexpr (sizeof(Key) == 4) {
-      try_row<row<256, 24, 4, 3>>("256 x 24, w 4, 3 b");
-      try_row<row<384, 16, 4, 2>>("384 x 16, w 4, 2 b");
-      try_row<row<384, 20, 4, 2>>("384 x 20, w 4, 2 b");
-      try_row<row<384, 20, 8, 2>>("384 x 20, w 8, 2 b");
-      try_row<row<512, 16, 4, 2>>("512 x 16, w 4, 2 b");
-      try_row<row<512, 16, 8, 2>>("512 x 16, w 8, 2 b");
+      try_row<row<384, 32, 4, 2, staged, false>>("384 x 32, w 4, 2 b, overlaid");
       try_row<row<512, 20, 4, 2>>("512 x 20, w 4, 2 b");
+      try_row<row<512, 24, 4, 2>>("512 x 24, w 4, 2 b");
+      try_row<row<384, 28, 4, 2>>("384 x 28, w 4, 2 b");
+      try_row<row<384, 36, 4, 2>>("384 x 36, w 4, 2 b");
+      try_row<row<384, 20, 4, 3>>("384 x 20, w 4, 3 b");
     } else {
-      try_row<row<256, 16, 4, 3>>("256 x 16, w 4, 3 b");
-      try_row<row<384, 12, 4, 2>>("384 x 12, w 4, 2 b");
+      try_row<row<512, 16, 4, 2, staged, false>>("512 x 16, w 4, 2 b, overlaid");
       try_row<row<384, 16, 4, 2>>("384 x 16, w 4, 2 b");
-      try_row<row<512, 12, 4, 2>>("512 x 12, w 4, 2 b");
+      try_row<row<448, 16, 4, 2>>("448 x 16, w 4, 2 b");
+      try_row<row<512, 20, 4, 2>>("512 x 20, w 4, 2 b");
     }
   }
 };

@@ -179,11 +179,12 @@ template <class Key, class Value>
 using production = tuning::default_radix_sort_tuning<Key, Value>;
 
 // --- blocks with more threads than digits -------------------------------------------------
-// Threads, items per thread, portion (in tiles), where the values wait.
-template <int Threads, int Items, int PortionTiles, tuning::radix_value_load Load>
+// Threads, items per thread, portion (in tiles), where the values wait, whether the
+// tile-sorted keys have shared memory apart from the ranking's offsets.
+template <int Threads, int Items, int PortionTiles, tuning::radix_value_load Load, bool KeysApart = true>
 struct wide_blocks {
   static constexpr tuning::radix_sort_tuning value{Items, 256, 4, static_cast<long long>(PortionTiles) * Threads * Items,
-                                                   4,     32,  4, Load, 2, Threads};
+                                                   4,     32,  4, Load, 2, Threads, KeysApart};
 };
 
 // Pairs sorted through Tuning with values of type V made from each key's original index;
@@ -237,11 +238,17 @@ TEST(RadixSort, EveryWayOfMovingValues) {
 }
 
 // Threads 256 and up hold items but no digit: sizes around the tile, several portions,
-// both orders, partial bit ranges, keys and pairs.
+// both orders, partial bit ranges, keys and pairs, the tile-sorted keys apart from the
+// ranking's offsets (placed as they are ranked) or over them (placed after a barrier).
 TEST(RadixSort, BlocksWiderThanTheDigits) {
+  static_assert(production<unsigned, keys_only>::value.keys_apart && production<double, keys_only>::value.keys_apart,
+                "keys alone: apart");
+  static_assert(!production<unsigned, std::uint32_t>::value.keys_apart, "pairs: over the offsets");
   ONEPASS_REQUIRE_GPU();
   using w384 = wide_blocks<384, 12, 1 << 14, value_load::async_to_shared>;
+  using w384_over = wide_blocks<384, 12, 1 << 14, value_load::async_to_shared, false>;
   using w512 = wide_blocks<512, 8, 3, value_load::after_keys>;
+  using w512_over = wide_blocks<512, 8, 3, value_load::with_keys, false>;
   using w512_staged = wide_blocks<512, 8, 1 << 14, value_load::async_to_shared>;
   static_assert(load_of<unsigned, std::uint32_t, w512_staged> == value_load::async_to_shared);
   for (long long n : {1ll, 255ll, 257ll, 4607ll, 4608ll, 4609ll, 3ll * 4096 + 1, 100003ll}) {
@@ -255,6 +262,10 @@ TEST(RadixSort, BlocksWiderThanTheDigits) {
     check_sort<unsigned, true, w512_staged>(keys, {sort_order::ascending, 0, 20}, false, true);
     check_sort<long long, true, w512>(wide, {sort_order::descending}, false, true);
     check_sort<long long, false, w384>(wide, {sort_order::ascending}, false, false);
+    check_sort<unsigned, false, w384_over>(keys, {sort_order::descending}, false, true);
+    check_sort<unsigned, true, w384_over>(keys, {sort_order::ascending, 4, 30}, false, true);
+    check_sort<long long, false, w512_over>(wide, {sort_order::ascending}, true, true);  // several portions
+    check_sort<long long, true, w512_over>(wide, {sort_order::descending, 0, 40}, false, false);
   }
 }
 

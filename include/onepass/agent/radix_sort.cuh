@@ -25,7 +25,10 @@
 //      ballot per digit bit, warp_match_digit); the lowest such lane advances the warp's
 //      offset of that digit — each key's position in the tile-sorted order, stable;
 //   5. the keys are placed in shared memory in tile-sorted order — more work between
-//      publishing and looking back, so predecessors have had longer to publish PREFIXes;
+//      publishing and looking back, so predecessors have had longer to publish PREFIXes.
+//      With keys_apart (the tuning; keys alone) they have shared memory of their own and
+//      each is stored as soon as it is ranked: neither keys nor positions stay in
+//      registers, which is what let the tiles grow (docs/perf/radix_sort.md);
 //   6. thread d looks back for the count of digit d in all earlier tiles, Window
 //      descriptors at a time (lookback_counts), and publishes the inclusive count;
 //   7. the keys are written out by consecutive threads to consecutive positions of each
@@ -158,6 +161,24 @@ __device__ ONEPASS_FORCEINLINE unsigned warp_match_digit(unsigned digit) {
   return peers;
 }
 
+// Leaves `value` as it is, but through an empty asm: later expressions of it are new to
+// the compiler, so it recomputes them instead of keeping earlier results in registers.
+template <class T>
+__device__ ONEPASS_FORCEINLINE void opaque_in_register(T& value) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "opaque_in_register: 4- or 8-byte values");
+  if constexpr (sizeof(T) == 4) {
+    unsigned bits;
+    memcpy(&bits, &value, 4);
+    asm volatile("" : "+r"(bits));
+    memcpy(&value, &bits, 4);
+  } else {
+    unsigned long long bits;
+    memcpy(&bits, &value, 8);
+    asm volatile("" : "+l"(bits));
+    memcpy(&value, &bits, 8);
+  }
+}
+
 // One pass's digit: ordered bits [shift, shift + bits).
 struct radix_pass {
   int shift;
@@ -214,15 +235,18 @@ template <class Value>
 inline constexpr bool radix_values_copyable_async =
     !std::is_empty_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8) && alignof(Value) >= sizeof(Value);
 
-template <class Key, class Value, int BlockThreads, int ItemsPerThread, bool StageValues>
+template <class Key, class Value, int BlockThreads, int ItemsPerThread, bool StageValues, bool KeysApart>
 struct radix_onesweep_shared {
   static constexpr int tile_items = BlockThreads * ItemsPerThread;
   static constexpr int warps = BlockThreads / 32;
   union {
-    unsigned warp_offsets[warps][radix_digits];  // histogram, then ranking (steps 2-4)
-    Key keys[tile_items];                        // tile-sorted keys (step 5)
-    Value values[tile_items];                    // then the values
+    unsigned warp_offsets[warps][radix_digits];     // histogram, then ranking (steps 2-4)
+    Key overlaid_keys[KeysApart ? 1 : tile_items];  // tile-sorted keys (step 5), and/or
+    Value values[tile_items];                       // the tile-sorted values (step 7)
   };
+  // KeysApart: the tile-sorted keys, stored as they are ranked (steps 4-5).
+  Key apart_keys[KeysApart ? tile_items : 1];
+  __device__ Key* keys() { return KeysApart ? apart_keys : overlaid_keys; }
   // StageValues: the tile's values in input order, copied in by the load (cp.async).
   Value staged_values[StageValues ? tile_items : 1];
   // Per digit d: where d's keys of this portion start in the output (steps 1-6), then
@@ -245,15 +269,16 @@ struct radix_onesweep_config {
   // Within what every sm_80+ GPU allows a block (the smallest opt-in limit, sm_86's 99 KiB)
   static constexpr std::size_t max_staging_shared_bytes = 99 * 1024;
   static constexpr bool with_values = !std::is_empty_v<Value>;
+  static constexpr bool keys_apart = shape.keys_apart;
   static constexpr tuning::radix_value_load value_load =
       shape.value_load != tuning::radix_value_load::async_to_shared ||
               (radix_values_copyable_async<Value> &&
-               sizeof(radix_onesweep_shared<Key, Value, block_threads, items_per_thread, true>) <=
+               sizeof(radix_onesweep_shared<Key, Value, block_threads, items_per_thread, true, keys_apart>) <=
                    max_staging_shared_bytes)
           ? shape.value_load
           : tuning::radix_value_load::with_keys;
   static constexpr bool stage_values = with_values && value_load == tuning::radix_value_load::async_to_shared;
-  using shared_type = radix_onesweep_shared<Key, Value, block_threads, items_per_thread, stage_values>;
+  using shared_type = radix_onesweep_shared<Key, Value, block_threads, items_per_thread, stage_values, keys_apart>;
   static constexpr int shared_bytes = static_cast<int>(sizeof(shared_type));
 };
 
@@ -283,6 +308,7 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
   constexpr tuning::radix_value_load value_load = config::value_load;
   constexpr bool stage_values = config::stage_values;
   constexpr bool values_with_keys = with_values && value_load == tuning::radix_value_load::with_keys;
+  constexpr bool keys_apart = config::keys_apart;
   using shared_t = typename config::shared_type;
   constexpr int tile_items = shared_t::tile_items;
   extern __shared__ __align__(16) unsigned char onesweep_shared_bytes[];  // config::shared_bytes
@@ -355,36 +381,49 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
     if constexpr (stage_values) cp_async_commit();
 
     // Where each digit's keys of this portion start in the output: after every smaller
-    // digit's keys (first portion), or where the previous portion left off.
-    if (portion.starts_in) {
-      if (digit_thread) shared.digit_base[digit] = portion.starts_in[digit];
-    } else {
-      index_t smaller_digits = 0, all;
-      block_scan<index_t, BlockThreads>(shared.scan64)
-          .exclusive_prefix(static_cast<index_t>(digit_total), plus{}, smaller_digits, all);
-      if (digit_thread) shared.digit_base[digit] = smaller_digits;
-    }
+    // digit's keys (first portion), or where the previous portion left off. Keys apart:
+    // after the ranking, once the keys are out of registers (the 64-bit scan's registers
+    // were part of that kernel's peak); otherwise here, under the loads' latency.
+    const auto find_digit_starts = [&] {
+      if (portion.starts_in) {
+        if (digit_thread) shared.digit_base[digit] = portion.starts_in[digit];
+      } else {
+        index_t smaller_digits = 0, all;
+        block_scan<index_t, BlockThreads>(shared.scan64)
+            .exclusive_prefix(static_cast<index_t>(digit_total), plus{}, smaller_digits, all);
+        if (digit_thread) shared.digit_base[digit] = smaller_digits;
+      }
+    };
+    if constexpr (!keys_apart) find_digit_starts();
 
     // 2. Each warp counts its keys per digit (one shared-memory add per key). Items past
     //    the end get the digit radix_digits, which matches no real digit in the ranking.
-    unsigned digits[N];
+    //    Keys apart: the digits are not kept, the ranking takes them from the keys again.
+    [[maybe_unused]] unsigned held_digits[keys_apart ? 1 : N];
 #pragma unroll
     for (int i = 0; i < N; ++i) {
-      digits[i] = valid(i) ? key_digit(keys[i], pass.shift, pass.bits, descending) : radix_digits;
-      if (valid(i)) atomicAdd(&warp_offsets[digits[i]], 1u);
+      if constexpr (keys_apart) {
+        if (valid(i)) atomicAdd(&warp_offsets[key_digit(keys[i], pass.shift, pass.bits, descending)], 1u);
+      } else {
+        held_digits[i] = valid(i) ? key_digit(keys[i], pass.shift, pass.bits, descending) : radix_digits;
+        if (valid(i)) atomicAdd(&warp_offsets[held_digits[i]], 1u);
+      }
     }
     __syncthreads();
 
     // 3. Thread d: the tile's count of digit d, published at once — before the ranking, so
     //    that successors looking back find it as early as possible; then where digit d
     //    starts in the tile (a block scan), and where each warp's keys of digit d start.
-    unsigned per_warp[shared_t::warps];
+    //    Keys apart: the warps' counts are read from shared memory twice rather than held
+    //    in registers across the block scan.
+    [[maybe_unused]] unsigned per_warp[keys_apart ? 1 : shared_t::warps];
     unsigned tile_count = 0;
     if (digit_thread) {
 #pragma unroll
       for (int w = 0; w < shared_t::warps; ++w) {
-        per_warp[w] = shared.warp_offsets[w][digit];
-        tile_count += per_warp[w];
+        const unsigned count = shared.warp_offsets[w][digit];
+        if constexpr (!keys_apart) per_warp[w] = count;
+        tile_count += count;
       }
       if (tile == 0) {
         delay(tile, lookback::tile_status::prefix);
@@ -400,8 +439,13 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
       unsigned offset = start;
 #pragma unroll
       for (int w = 0; w < shared_t::warps; ++w) {
+        unsigned count;
+        if constexpr (keys_apart)
+          count = shared.warp_offsets[w][digit];
+        else
+          count = per_warp[w];
         shared.warp_offsets[w][digit] = offset;
-        offset += per_warp[w];
+        offset += count;
       }
     }
     __syncthreads();
@@ -409,15 +453,32 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
     // 4. Rank, in input order: lanes with the same digit find each other; the lowest one
     //    advances the warp's offset of that digit by their number. A key's position in the
     //    tile-sorted order is that offset plus the matching lanes below it.
+    //    Keys apart: the digits are extracted from the keys again (two or three
+    //    instructions a key) rather than held from step 2 through step 3. The keys pass
+    //    through an empty asm first, so that the compiler cannot reuse step 2's digits.
+    //    (The pairs, over the offsets, measured 3.5% faster on an H200 with the digits,
+    //    the warps' counts and the digit starts as they were: docs/perf/radix_sort.md.)
+    if constexpr (keys_apart) {
+#pragma unroll
+      for (int i = 0; i < N; ++i) opaque_in_register(keys[i]);
+    }
     unsigned positions[N];
     const unsigned lanes_below = (1u << lane) - 1u;
     // G items at a time: their matches first, then their offset updates, then positions.
 #pragma unroll
     for (int g = 0; g < N; g += G) {
+      unsigned digits[G];  // items past the end: radix_digits, which matches no real digit
+#pragma unroll
+      for (int k = 0; k < G; ++k) {
+        if constexpr (keys_apart)
+          digits[k] = valid(g + k) ? key_digit(keys[g + k], pass.shift, pass.bits, descending) : radix_digits;
+        else
+          digits[k] = held_digits[g + k];
+      }
       unsigned peers[G];
 #pragma unroll
       for (int k = 0; k < G; ++k)  // the sentinel radix_digits has bit radix_digit_bits set
-        peers[k] = warp_match_digit<Full ? radix_digit_bits : radix_digit_bits + 1>(digits[g + k]);
+        peers[k] = warp_match_digit<Full ? radix_digit_bits : radix_digit_bits + 1>(digits[k]);
       // An atomic, not a load and a store: the next item's add need not wait for this one's
       // result, so the items' adds pipeline. Stability needs one warp's shared-memory
       // atomics to be performed in the order the warp issues them (item by item), which is
@@ -427,19 +488,28 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
       for (int k = 0; k < G; ++k) {
         before[k] = 0;
         if (lane == __ffs(peers[k]) - 1 && valid(g + k))
-          before[k] = atomicAdd(&warp_offsets[digits[g + k]], __popc(peers[k]));
+          before[k] = atomicAdd(&warp_offsets[digits[k]], __popc(peers[k]));
       }
 #pragma unroll
       for (int k = 0; k < G; ++k)
         positions[g + k] =
             __shfl_sync(full_warp_mask, before[k], __ffs(peers[k]) - 1) + __popc(peers[k] & lanes_below);
-    }
-    __syncthreads();  // every rank is taken before the keys overwrite the offsets
-
-    // 5. Keys into shared memory in tile order, while predecessors publish.
+      // 5. (keys apart) Each key into shared memory in tile order as soon as it is ranked.
+      if constexpr (keys_apart) {
 #pragma unroll
-    for (int i = 0; i < N; ++i)
-      if (valid(i)) shared.keys[positions[i]] = keys[i];
+        for (int k = 0; k < G; ++k)
+          if (valid(g + k)) shared.keys()[positions[g + k]] = keys[g + k];
+      }
+    }
+    if constexpr (!keys_apart) {
+      __syncthreads();  // every rank is taken before the keys overwrite the offsets
+      // 5. Keys into shared memory in tile order, while predecessors publish.
+#pragma unroll
+      for (int i = 0; i < N; ++i)
+        if (valid(i)) shared.keys()[positions[i]] = keys[i];
+    }
+
+    if constexpr (keys_apart) find_digit_starts();
 
     // 6. The lookback, one digit per thread: keys of this digit in the portion's earlier tiles.
     if (digit_thread) {
@@ -458,15 +528,18 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
     __syncthreads();
 
     // 7. Out: thread t writes tile positions t, t + 256, ...; consecutive threads mostly
-    //    write consecutive addresses of one digit's run.
-    unsigned out_digits[N];
+    //    write consecutive addresses of one digit's run. The values follow through the
+    //    shared memory the ranking used.
+    constexpr bool hold_digits = with_values && !keys_apart;
+    [[maybe_unused]] unsigned out_digits[hold_digits ? N : 1];
 #pragma unroll
     for (int k = 0; k < N; ++k) {
       const int j = k * BlockThreads + static_cast<int>(threadIdx.x);
       if (Full || j < tile_valid) {
-        const Key key = shared.keys[j];
-        out_digits[k] = key_digit(key, pass.shift, pass.bits, descending);
-        keys_out[shared.digit_base[out_digits[k]] + j] = key;
+        const Key key = shared.keys()[j];
+        const unsigned d = key_digit(key, pass.shift, pass.bits, descending);
+        keys_out[shared.digit_base[d] + j] = key;
+        if constexpr (hold_digits) out_digits[k] = d;
       }
     }
     if constexpr (with_values) {
@@ -476,7 +549,7 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
           if (valid(i)) values[i] = values_in[warp_first + i * 32];
       }
       if constexpr (stage_values) cp_async_wait<0>();  // this thread's copies; the barrier: everyone's
-      __syncthreads();
+      __syncthreads();  // every key is written out (overlaid: the values take their place)
 #pragma unroll
       for (int i = 0; i < N; ++i) {
         if (valid(i)) {
@@ -490,7 +563,15 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
 #pragma unroll
       for (int k = 0; k < N; ++k) {
         const int j = k * BlockThreads + static_cast<int>(threadIdx.x);
-        if (Full || j < tile_valid) values_out[shared.digit_base[out_digits[k]] + j] = shared.values[j];
+        if (Full || j < tile_valid) {
+          // Keys apart are still in place: their digits are taken again, not held.
+          unsigned d;
+          if constexpr (hold_digits)
+            d = out_digits[k];
+          else
+            d = key_digit(shared.keys()[j], pass.shift, pass.bits, descending);
+          values_out[shared.digit_base[d] + j] = shared.values[j];
+        }
       }
     }
   };

@@ -45,22 +45,30 @@ struct radix_sort_tuning {
   // — larger tiles (fewer lookbacks, longer runs per digit in the output) without more
   // registers per thread.
   int onesweep_block_threads = 256;
+  // The tile-sorted keys in shared memory of their own, rather than over the ranking's
+  // per-warp digit offsets: each key is stored as soon as it is ranked, so neither the
+  // keys nor their positions stay in registers past the ranking, and one barrier goes.
+  // Costs warps * 1 KiB of shared memory a block.
+  bool keys_apart = true;
   constexpr int onesweep_tile_items() const { return onesweep_block_threads * onesweep_items_per_thread; }
 };
 
-// Measured on an H100 at 2^24 and 2^26 keys (docs/perf/radix_sort.md): large tiles win —
-// fewer lookbacks per key, longer runs per digit in the output — so blocks have more
-// threads than digits, two per SM. 4-byte keys alone: 512 x 20; 4-byte pairs: 512 x 16
-// with the values staged in shared memory and a 2-descriptor lookback window; anything
-// with 8-byte keys or values: 384 x 16 (the shared memory a tile needs doubles).
+// Measured on an H100 (docs/perf/radix_sort.md): large tiles win — fewer lookbacks per
+// key, longer runs per digit in the output — so blocks have more threads than digits, two
+// per SM. Keys alone have their tile-sorted keys apart from the ranking's offsets (placed
+// as they are ranked, which freed the registers for larger tiles): 4-byte keys 384 x 32,
+// 8-byte keys 512 x 16 (H100, 2^28 / 2^27 keys: 1.25x and 1.05x CUB). Pairs keep the keys
+// over the offsets (apart was within 1% on an H100, and it would push 8-byte staged values past
+// the staging limit): 4-byte pairs 512 x 16 with the values staged in shared memory and
+// a 2-descriptor lookback window; 8-byte keys or values 384 x 16.
 constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::size_t value_bytes) {
   constexpr auto staged = radix_value_load::async_to_shared;
   const bool wide = key_bytes > 4 || value_bytes > 4;
   if (value_bytes == 0)
-    return wide ? radix_sort_tuning{16, 256, 4, 1ll << 28, 4, 32, 4, staged, 2, 384}
-                : radix_sort_tuning{20, 256, 4, 1ll << 28, 4, 32, 4, staged, 2, 512};
-  return wide ? radix_sort_tuning{16, 256, 4, 1ll << 28, 2, 32, 4, staged, 2, 384}
-              : radix_sort_tuning{16, 256, 4, 1ll << 28, 2, 32, 4, staged, 2, 512};
+    return wide ? radix_sort_tuning{16, 256, 4, 1ll << 28, 4, 32, 4, staged, 2, 512, true}
+                : radix_sort_tuning{32, 256, 4, 1ll << 28, 4, 32, 4, staged, 2, 384, true};
+  return wide ? radix_sort_tuning{16, 256, 4, 1ll << 28, 2, 32, 4, staged, 2, 384, false}
+              : radix_sort_tuning{16, 256, 4, 1ll << 28, 2, 32, 4, staged, 2, 512, false};
 }
 
 template <class Key, class Value>
