@@ -241,8 +241,8 @@ struct radix_onesweep_shared {
   static constexpr int warps = BlockThreads / 32;
   union {
     unsigned warp_offsets[warps][radix_digits];     // histogram, then ranking (steps 2-4)
-    Key overlaid_keys[KeysApart ? 1 : tile_items];  // tile-sorted keys (step 5), and/or
-    Value values[tile_items];                       // the tile-sorted values (step 7)
+    Key overlaid_keys[KeysApart ? 1 : tile_items];  // tile-sorted keys (step 5) unless apart,
+    Value values[tile_items];                       // then the tile-sorted values (step 7)
   };
   // KeysApart: the tile-sorted keys, stored as they are ranked (steps 4-5).
   Key apart_keys[KeysApart ? tile_items : 1];

@@ -48,7 +48,8 @@ struct radix_sort_tuning {
   // The tile-sorted keys in shared memory of their own, rather than over the ranking's
   // per-warp digit offsets: each key is stored as soon as it is ranked, so neither the
   // keys nor their positions stay in registers past the ranking, and one barrier goes.
-  // Costs warps * 1 KiB of shared memory a block.
+  // Costs shared memory: warps * 1 KiB a block for keys alone, a whole tile of keys with
+  // values (which then take the offsets' place).
   bool keys_apart = true;
   constexpr int onesweep_tile_items() const { return onesweep_block_threads * onesweep_items_per_thread; }
 };
