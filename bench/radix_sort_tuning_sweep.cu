@@ -144,9 +144,18 @@ struct sweep {
         "onepass (production row)");
     if (quick) return;
     if constexpr (Pairs) {
-      try_row<row<512, 16, 2, 2>>("512 x 16, w 2, 2 b, keys apart");
-      try_row<row<384, 20, 2, 2, staged, false>>("384 x 20, w 2, 2 b");
-      try_row<row<512, 16, 4, 2, after_keys, false>>("512 x 16, w 4, 2 b, after keys");
+      // Values staged in shared memory at the load ("staged") or loaded once the keys are
+      // written (the rest); tile-sorted keys over the ranking's offsets unless "keys apart".
+      try_row<row<512, 16, 2, 2, staged, false>>("512 x 16, w 2, 2 b, staged (production until 2026-11-25)");
+      try_row<row<512, 16, 2, 2>>("512 x 16, w 2, 2 b, staged, keys apart");
+      try_row<row<384, 24, 2, 2, staged, false>>("384 x 24, w 2, 2 b, staged");
+      try_row<row<384, 20, 2, 2, staged, false>>("384 x 20, w 2, 2 b, staged");
+      try_row<row<512, 16, 4, 2, after_keys, false>>("512 x 16, w 4, 2 b");
+      try_row<row<384, 24, 4, 2, after_keys, false>>("384 x 24, w 4, 2 b");
+      try_row<row<384, 28, 2, 2, after_keys, false>>("384 x 28, w 2, 2 b");
+      try_row<row<448, 20, 2, 2, after_keys, false>>("448 x 20, w 2, 2 b");
+      try_row<row<320, 28, 2, 2, after_keys, false>>("320 x 28, w 2, 2 b");
+      try_row<row<384, 24, 2, 2, after_keys, true>>("384 x 24, w 2, 2 b, keys apart");
     } else if constexpr (sizeof(Key) == 4) {
       try_row<row<384, 32, 4, 2, staged, false>>("384 x 32, w 4, 2 b, overlaid");
       try_row<row<512, 20, 4, 2>>("512 x 20, w 4, 2 b");

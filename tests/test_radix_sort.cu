@@ -213,12 +213,12 @@ TEST(RadixSort, EveryWayOfMovingValues) {
   using staged_tiles = small_tiles<value_load::async_to_shared>;
   static_assert(load_of<unsigned, double, staged_tiles> == value_load::async_to_shared);
   static_assert(load_of<unsigned long long, double, staged_tiles> == value_load::async_to_shared);
-  static_assert(load_of<int, two_halves, production<int, two_halves>> == value_load::with_keys, "misaligned");
+  static_assert(load_of<int, two_halves, staged_tiles> == value_load::with_keys, "misaligned: not staged");
   static_assert(load_of<double, double, production<double, double>> == value_load::async_to_shared);
   using huge_tiles = wide_blocks<512, 16, 1 << 14, value_load::async_to_shared>;  // 128 KiB staged
   static_assert(load_of<double, double, huge_tiles> == value_load::with_keys, "past max_staging_shared_bytes");
-  static_assert(load_of<unsigned, std::uint32_t, production<unsigned, std::uint32_t>> == value_load::async_to_shared,
-                "the production uint32 pairs stage their values");
+  static_assert(load_of<unsigned, std::uint32_t, production<unsigned, std::uint32_t>> == value_load::after_keys,
+                "the production uint32 pairs load their values once the keys are written");
   ONEPASS_REQUIRE_GPU();
   for (long long n : {1ll, 33ll, 2047ll, 2049ll, 4096ll * 3 + 5, 100003ll}) {
     if (n > max_test_items()) continue;
@@ -232,6 +232,7 @@ TEST(RadixSort, EveryWayOfMovingValues) {
     check_value_path<unsigned, std::uint32_t, small_tiles<value_load::with_keys>>(n, as_u32);
     check_value_path<unsigned, double, small_tiles<value_load::after_keys>>(n, as_double);
     check_value_path<long long, two_halves, small_tiles<value_load::after_keys>>(n, as_halves);
+    check_value_path<int, two_halves, staged_tiles>(n, as_halves);
     check_value_path<int, two_halves, void>(n, as_halves);
     check_value_path<double, double, void>(n, as_double);
   }
@@ -293,6 +294,43 @@ TEST(RadixSort, KeysNotAlignedToSixteenBytes) {
       for (int offset : {1, 2, 3}) check_unaligned<unsigned>(n, offset, d);
       check_unaligned<double>(n, 1, d);
     }
+  }
+}
+
+// Values that do not start on a 16-byte boundary, staged in shared memory: full tiles then
+// copy them one value at a time, not in 16-byte chunks (only the first pass reads the
+// caller's values; later passes read the aligned alternate buffer). Values are the keys'
+// indices, so the check is also one of stability. Tuning void: the production path.
+template <class Value, class Tuning>
+void check_unaligned_values(long long n, int offset) {
+  SCOPED_TRACE(std::string(type_name<Value>()) + " values n=" + std::to_string(n) + " offset " +
+               std::to_string(offset));
+  const auto keys = make_sort_keys<unsigned>(n, dist::random, 50 + offset);
+  std::vector<Value> index(static_cast<std::size_t>(n));
+  for (long long i = 0; i < n; ++i) index[static_cast<std::size_t>(i)] = static_cast<Value>(i);
+  device_buffer<unsigned> keys_in(keys), keys_out(n);
+  device_buffer<Value> values_in(n + 4), values_out(n);
+  ONEPASS_CHECK_CUDA(cudaMemcpy(values_in.get() + offset, index.data(), n * sizeof(Value), cudaMemcpyHostToDevice));
+  detail::radix_sort_copy_dispatch<Tuning>(keys_in.get(), keys_out.get(), values_in.get() + offset, values_out.get(),
+                                           n, {}, nullptr, nullptr);
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  const auto order = reference_permutation(keys, false, 0, 32);
+  EXPECT_EQ(first_difference(permuted(keys, order), keys_out.download()), "") << "keys";
+  EXPECT_EQ(first_difference(permuted(index, order), values_out.download()), "") << "values";
+}
+
+TEST(RadixSort, ValuesNotAlignedToSixteenBytes) {
+  using staged_4 = wide_blocks<512, 16, 1 << 14, value_load::async_to_shared, false>;  // 8192-key tiles
+  using staged_8 = small_tiles<value_load::async_to_shared>;                          // 2048-key tiles
+  static_assert(load_of<unsigned, unsigned, staged_4> == value_load::async_to_shared);
+  static_assert(load_of<unsigned, unsigned long long, staged_8> == value_load::async_to_shared);
+  ONEPASS_REQUIRE_GPU();
+  for (long long n : {1ll, 5ll, 2049ll, 8191ll, 8192ll, 8193ll, 100003ll}) {
+    if (n > max_test_items()) continue;
+    for (int offset : {0, 1, 2, 3}) check_unaligned_values<unsigned, staged_4>(n, offset);
+    for (int offset : {0, 1}) check_unaligned_values<unsigned long long, staged_8>(n, offset);
+    check_unaligned_values<unsigned, void>(n, 1);
+    check_unaligned_values<unsigned long long, void>(n, 1);
   }
 }
 

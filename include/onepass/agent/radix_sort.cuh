@@ -2,11 +2,11 @@
 //
 // A sort of bits [begin, end) is ceil((end - begin) / 8) stable counting passes over
 // 8-bit digits, least significant first. Before the passes, one kernel reads the keys once
-// and counts the digits of every pass (radix_histogram_kernel): that fixes where each
-// digit's keys start in every pass's output. Each pass is then one kernel
-// (radix_onesweep_kernel) that reads every key once and writes it once — the "onesweep"
-// scheme (Adinets & Merrill, 2022): a tile must know, per digit, how many keys of that
-// digit the tiles before it hold, and it learns that through the decoupled lookback with
+// and counts the digits of every pass (radix_histogram_kernel), and its last block turns
+// the counts into where each digit's keys start in every pass's output. Each pass is then
+// one kernel (radix_onesweep_kernel) that reads every key once and writes it once — the
+// "onesweep" scheme (Adinets & Merrill, 2022): a tile must know, per digit, how many keys
+// of that digit the tiles before it hold, and it learns that through the decoupled lookback with
 // one interleaved count descriptor per digit (count_state, lookback/tile_state.cuh)
 // instead of a separate counting pass.
 //
@@ -14,8 +14,9 @@
 // 0..255, and may have more that hold items only — larger tiles, fewer lookbacks):
 //   1. load the tile's keys, warp-striped: item i of lane l of warp w is key
 //      tile_begin + (w * ItemsPerThread + i) * 32 + l, so (w, i, l) is input order; the
-//      values, by default, are copied asynchronously to shared memory (cp.async) where
-//      they fit, so they hold no registers until step 7 (tuning::radix_value_load);
+//      values are copied asynchronously to shared memory (cp.async) or loaded once the
+//      keys are written (the production 4-byte pairs), so they hold no registers through
+//      the ranking (tuning::radix_value_load);
 //   2. each warp counts its keys per digit in shared memory;
 //   3. thread d (one per digit) sums the warps' counts of digit d and publishes the tile's
 //      count (AGGREGATE) at once — before the expensive ranking, so successors find it
@@ -44,6 +45,8 @@
 // digit's start for the next portion (its own start plus the portion's count), and the
 // next launch, ordered after it on the stream, reads that.
 #pragma once
+
+#include <cuda/atomic>
 
 #include <cstdint>
 #include <cstring>
@@ -78,11 +81,18 @@ __device__ ONEPASS_FORCEINLINE unsigned key_digit(Key key, int shift, int bits, 
 // (__match_all_sync, so that constant inputs add 32 at once) made the kernel twice as slow
 // on random keys; constant inputs, whose adds meet on one address, run as fast as random
 // ones (measured at 2^24).
+// The last block to finish (`blocks_done`, zeroed beforehand, counts them) also turns every
+// pass's counts into where each digit's keys start in that pass's output — starts[pass *
+// 256 + digit], the sum of the smaller digits' counts — which the onesweep kernel's first
+// portion reads; every tile used to scan the 256 totals itself.
 template <class Key, int BlockThreads, int MaxPasses, int Unroll = 4>
 __global__ void __launch_bounds__(BlockThreads)
     radix_histogram_kernel(const Key* keys, index_t n, index_t portion_items, int begin_bit, int end_bit,
-                           bool descending, unsigned long long* hist) {
+                           bool descending, unsigned long long* hist, unsigned* blocks_done, index_t* starts) {
+  static_assert(BlockThreads >= radix_digits, "the histogram block has a thread per digit at least");
   __shared__ unsigned counts[MaxPasses][radix_digits];
+  __shared__ typename block_scan<index_t, BlockThreads>::storage scan;
+  __shared__ bool last_block;
   for (int i = threadIdx.x; i < MaxPasses * radix_digits; i += BlockThreads) (&counts[0][0])[i] = 0;
   __syncthreads();
 
@@ -135,6 +145,29 @@ __global__ void __launch_bounds__(BlockThreads)
     if (const unsigned c = counts[p][d])
       atomicAdd(&hist[p * radix_digits + d], c);
   }
+
+  // The block's adds, then the count of finished blocks (released at device scope: the
+  // barrier orders every thread's adds before thread 0's release). The block that finishes
+  // last sees every add (acquire) and computes the starts.
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> done(*blocks_done);
+    last_block = done.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x * gridDim.y - 1;
+  }
+  __syncthreads();
+  if (!last_block) return;
+  const int d = threadIdx.x;
+  for (int p = 0; p < passes; ++p) {
+    index_t count = 0;
+    if (d < radix_digits) {
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> total(hist[p * radix_digits + d]);
+      count = static_cast<index_t>(total.load(cuda::memory_order_relaxed));
+    }
+    index_t smaller = 0, all;
+    block_scan<index_t, BlockThreads>(scan).exclusive_prefix(count, plus{}, smaller, all);
+    if (d < radix_digits) starts[p * radix_digits + d] = smaller;
+    __syncthreads();  // the scan's storage is reused by the next pass
+  }
 }
 
 // The lanes of the warp whose `digit` equals this lane's, as a mask — what
@@ -179,6 +212,18 @@ __device__ ONEPASS_FORCEINLINE void opaque_in_register(T& value) {
   }
 }
 
+// atomicAdd(address, value) on shared memory where `add` holds, else 0 — as one predicated
+// instruction rather than a branch around the atomic.
+__device__ ONEPASS_FORCEINLINE unsigned shared_add_if(bool add, unsigned* address, unsigned value) {
+  unsigned before = 0;
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(address));
+  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t@p atom.shared.add.u32 %0, [%2], %3;\n\t}"
+               : "+r"(before)
+               : "r"(static_cast<unsigned>(add)), "r"(shared_address), "r"(value)
+               : "memory");
+  return before;
+}
+
 // One pass's digit: ordered bits [shift, shift + bits).
 struct radix_pass {
   int shift;
@@ -186,19 +231,20 @@ struct radix_pass {
 };
 
 // Where one launch of the onesweep kernel works: keys [begin, begin + items) of the
-// whole array (n keys), and where each digit's keys of this portion start in the output:
-// the first portion computes that from this pass's digit counts over the whole array
-// (`totals`, 256 of them); later ones read `starts_in`, which the previous portion's last
-// tile wrote. With more portions to come, this one's last tile writes `starts_out` (else
-// null).
+// whole array (n keys), this pass's digit counts over the whole array (`totals`, 256 of
+// them: a pass in which one digit counts all n keys moves nothing), and where each digit's
+// keys of this portion start in the output (`starts_in`, 256): for the first portion the
+// histogram kernel computed them from the totals, for later ones the previous portion's
+// last tile wrote them. With more portions to come, this one's last tile writes
+// `starts_out` (else null).
 struct radix_portion {
   index_t begin;
   index_t items;
   index_t n;
   index_t copy_blocks;  // how many blocks copy the portion in a pass that moves nothing
   const unsigned long long* totals;
-  const index_t* starts_in;  // null: the first portion
-  index_t* starts_out;       // null: the last portion
+  const index_t* starts_in;
+  index_t* starts_out;  // null: the last portion
 };
 
 // Copies in[0, count) to out[0, count), split over `workers` threads of which the caller
@@ -247,13 +293,15 @@ struct radix_onesweep_shared {
   // KeysApart: the tile-sorted keys, stored as they are ranked (steps 4-5).
   Key apart_keys[KeysApart ? tile_items : 1];
   __device__ Key* keys() { return KeysApart ? apart_keys : overlaid_keys; }
-  // StageValues: the tile's values in input order, copied in by the load (cp.async).
-  Value staged_values[StageValues ? tile_items : 1];
+  // StageValues: the tile's values in input order, copied in by the load (cp.async; 16-byte
+  // copies where the tile allows).
+  alignas(16) Value staged_values[StageValues ? tile_items : 1];
   // Per digit d: where d's keys of this portion start in the output (steps 1-6), then
   // where tile position j of digit d goes: digit_base[d] + j (step 7).
   index_t digit_base[radix_digits];
+  // KeysApart: where digit d starts in the tile-sorted order (steps 3-6).
+  unsigned tile_start[KeysApart ? radix_digits : 1];
   typename block_scan<unsigned, BlockThreads>::storage scan;
-  typename block_scan<index_t, BlockThreads>::storage scan64;
   index_t tile;
 };
 
@@ -323,6 +371,9 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
   // This pass's count of the thread's digit over the whole array, read while the claim's
   // round trip is in flight.
   const unsigned long long digit_total = digit_thread ? portion.totals[digit] : 0;
+  // Where the digit's keys of this portion start in the output (for step 6), read under
+  // the same round trip.
+  if (digit_thread) shared.digit_base[digit] = portion.starts_in[digit];
   if (threadIdx.x == 0) shared.tile = counter.claim();
   unsigned* warp_offsets = shared.warp_offsets[warp];
   for (int i = lane; i < radix_digits; i += 32) warp_offsets[i] = 0;
@@ -355,6 +406,8 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
                                                                                    : tile_items);
   const index_t warp_first = portion.begin + tile_begin + static_cast<index_t>(warp) * N * 32 + lane;
   const int warp_offset = warp * N * 32 + lane;  // item 0's position in the tile
+  [[maybe_unused]] const bool values_aligned =
+      with_values && reinterpret_cast<std::uintptr_t>(values_in + portion.begin) % 16 == 0;
   const lookback::count_state<radix_digits> state(descriptors, digit);
 
   // Steps 1-7 for a full tile (Full: no bounds checks, no sentinel digit in the ranking)
@@ -372,29 +425,32 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
     for (int i = 0; i < N; ++i) {
       if (valid(i)) {
         keys[i] = keys_in[warp_first + i * 32];
-        if constexpr (stage_values)
-          cp_async_element<sizeof(Value)>(&shared.staged_values[warp_offset + i * 32], &values_in[warp_first + i * 32]);
-        else if constexpr (values_with_keys)
-          values[i] = values_in[warp_first + i * 32];
+        if constexpr (values_with_keys) values[i] = values_in[warp_first + i * 32];
       }
     }
-    if constexpr (stage_values) cp_async_commit();
-
-    // Where each digit's keys of this portion start in the output: after every smaller
-    // digit's keys (first portion), or where the previous portion left off. Keys apart:
-    // after the ranking, once the keys are out of registers (the 64-bit scan's registers
-    // were part of that kernel's peak); otherwise here, under the loads' latency.
-    const auto find_digit_starts = [&] {
-      if (portion.starts_in) {
-        if (digit_thread) shared.digit_base[digit] = portion.starts_in[digit];
+    if constexpr (stage_values) {
+      // The warp's N * 32 values are contiguous both in the input and in staged_values, so
+      // in a full tile whose values are 16-byte aligned the warp copies them as 16-byte
+      // chunks, lane by lane (a quarter or half of the copies one value each would take:
+      // those filled the load/store queue ahead of the key loads, docs/perf/radix_sort.md).
+      // The lanes then read each other's chunks, after every thread's wait and a barrier.
+      constexpr int per_chunk = 16 / static_cast<int>(sizeof(Value));
+      constexpr int chunks = N * 32 / per_chunk;
+      constexpr bool whole_rounds = N * 32 % per_chunk == 0 && chunks % 32 == 0;  // every lane alike
+      if (whole_rounds && Full && values_aligned) {
+        const Value* from = values_in + warp_first + (per_chunk - 1) * lane;
+        Value* to = &shared.staged_values[warp_offset + (per_chunk - 1) * lane];
+#pragma unroll
+        for (int k = 0; k < chunks / 32; ++k) cp_async_16(to + k * 32 * per_chunk, from + k * 32 * per_chunk);
       } else {
-        index_t smaller_digits = 0, all;
-        block_scan<index_t, BlockThreads>(shared.scan64)
-            .exclusive_prefix(static_cast<index_t>(digit_total), plus{}, smaller_digits, all);
-        if (digit_thread) shared.digit_base[digit] = smaller_digits;
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+          if (valid(i))
+            cp_async_element<sizeof(Value)>(&shared.staged_values[warp_offset + i * 32],
+                                            &values_in[warp_first + i * 32]);
       }
-    };
-    if constexpr (!keys_apart) find_digit_starts();
+      cp_async_commit();
+    }
 
     // 2. Each warp counts its keys per digit (one shared-memory add per key). Items past
     //    the end get the digit radix_digits, which matches no real digit in the ranking.
@@ -435,6 +491,9 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
     }
     unsigned start = 0, tile_total;
     block_scan<unsigned, BlockThreads>(shared.scan).exclusive_prefix(tile_count, plus{}, start, tile_total);
+    // Keys apart: the digit's start within the tile waits for step 6 in shared memory, not
+    // in a register through the ranking (one register less at the kernel's peak).
+    if (keys_apart && digit_thread) shared.tile_start[digit] = start;
     if (digit_thread) {
       unsigned offset = start;
 #pragma unroll
@@ -486,9 +545,15 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
       unsigned before[G];
 #pragma unroll
       for (int k = 0; k < G; ++k) {
-        before[k] = 0;
-        if (lane == __ffs(peers[k]) - 1 && valid(g + k))
-          before[k] = atomicAdd(&warp_offsets[digits[k]], __popc(peers[k]));
+        const bool leader = lane == __ffs(peers[k]) - 1 && valid(g + k);
+        // Keys apart: a predicated atomic, no branch around it (the uint64 kernel spilled
+        // without it); over the offsets the branch measured faster (docs/perf/radix_sort.md).
+        if constexpr (keys_apart) {
+          before[k] = shared_add_if(leader, &warp_offsets[digits[k]], __popc(peers[k]));
+        } else {
+          before[k] = 0;
+          if (leader) before[k] = atomicAdd(&warp_offsets[digits[k]], __popc(peers[k]));
+        }
       }
 #pragma unroll
       for (int k = 0; k < G; ++k)
@@ -509,8 +574,6 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
         if (valid(i)) shared.keys()[positions[i]] = keys[i];
     }
 
-    if constexpr (keys_apart) find_digit_starts();
-
     // 6. The lookback, one digit per thread: keys of this digit in the portion's earlier tiles.
     if (digit_thread) {
       unsigned earlier = 0;
@@ -520,6 +583,7 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
         state.publish(tile, lookback::tile_status::prefix, earlier + tile_count);
       }
       // Tile position j of this digit goes to portion start + earlier + (j - start).
+      if constexpr (keys_apart) start = shared.tile_start[digit];
       const index_t portion_start = shared.digit_base[digit];
       shared.digit_base[digit] = portion_start + earlier - start;
       if (portion.starts_out && tile == (portion.items - 1) / tile_items)

@@ -30,13 +30,18 @@ struct radix_sort_plan {
   static constexpr index_t portion_tiles(index_t items) { return (items + tile_items - 1) / tile_items; }
   static constexpr std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
-  // Workspace: [digit counts of every pass][digit starts, two portions' worth][tile
-  // counter, 16 bytes][descriptors][alternate keys][alternate values]; the alternate
-  // buffers only for the copy style (the double-buffer style ping-pongs between the
-  // caller's buffers).
+  // Workspace: [digit counts of every pass][the histogram's finished-block count, 16
+  // bytes][every pass's digit starts for the first portion][digit starts, two later
+  // portions' worth][tile counter, 16 bytes][descriptors][alternate keys][alternate
+  // values]; the alternate buffers only for the copy style (the double-buffer style
+  // ping-pongs between the caller's buffers). The counts and the block count are zeroed
+  // together.
   static constexpr std::size_t counts_bytes = static_cast<std::size_t>(max_passes) * radix_digits * 8;
+  static constexpr std::size_t zeroed_bytes = counts_bytes + 16;
+  static constexpr std::size_t first_starts_bytes =
+      static_cast<std::size_t>(max_passes) * radix_digits * sizeof(index_t);
   static constexpr std::size_t histogram_bytes(index_t /*n*/) {
-    return round_up(counts_bytes + 2 * radix_digits * sizeof(index_t));
+    return round_up(zeroed_bytes + first_starts_bytes + 2 * radix_digits * sizeof(index_t));
   }
   static constexpr std::size_t counter_bytes = 16;
   static constexpr std::size_t lookback_bytes(index_t n) {
@@ -117,8 +122,10 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
   auto* hist = reinterpret_cast<unsigned long long*>(base);
   unsigned char* lookback_area = base + plan::histogram_bytes(n);
 
-  index_t* starts = reinterpret_cast<index_t*>(base + plan::counts_bytes);  // two sets of 256
-  ONEPASS_CUDA_TRY(cudaMemsetAsync(hist, 0, plan::counts_bytes, stream));
+  auto* blocks_done = reinterpret_cast<unsigned*>(base + plan::counts_bytes);
+  auto* first_starts = reinterpret_cast<index_t*>(base + plan::zeroed_bytes);  // 256 a pass
+  index_t* starts = first_starts + plan::max_passes * radix_digits;          // two sets of 256
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(hist, 0, plan::zeroed_bytes, stream));
   {
     constexpr int hist_threads = plan::tuning.histogram_block_threads;
     const index_t first_portion = n < plan::portion_items ? n : plan::portion_items;
@@ -126,7 +133,8 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
     const index_t most = static_cast<index_t>(multiprocessor_count()) * plan::tuning.histogram_blocks_per_sm;
     const dim3 grid(static_cast<unsigned>(wanted < most ? wanted : most), static_cast<unsigned>(portions));
     launch(radix_histogram_kernel<Key, hist_threads, plan::max_passes>, grid, hist_threads, 0, stream,
-           buffers.keys_in, n, plan::portion_items, range.begin, range.end, descending, hist);
+           buffers.keys_in, n, plan::portion_items, range.begin, range.end, descending, hist, blocks_done,
+           first_starts);
   }
 
   constexpr auto kernel = radix_onesweep_kernel<Key, Value, typename plan::tuning_type, Delay>;
@@ -145,9 +153,11 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
       const index_t tiles = plan::portion_tiles(items);
       ONEPASS_CUDA_TRY(cudaMemsetAsync(
           lookback_area, 0, plan::counter_bytes + radix_digits * lookback::count_state<radix_digits>::bytes(tiles), stream));
-      // Portion q reads the starts portion q - 1 wrote and writes the other set.
+      // Portion 0 reads the histogram's starts; portion q > 0 reads the starts portion q - 1
+      // wrote and writes the other set.
       const radix_portion portion{begin, items, n, copy_blocks, hist + static_cast<index_t>(p) * radix_digits,
-                                  q == 0 ? nullptr : starts + ((q - 1) % 2) * radix_digits,
+                                  q == 0 ? first_starts + static_cast<index_t>(p) * radix_digits
+                                         : starts + ((q - 1) % 2) * radix_digits,
                                   q + 1 == portions ? nullptr : starts + (q % 2) * radix_digits};
       launch(kernel, dim3(static_cast<unsigned>(tiles)), threads, onesweep::shared_bytes, stream, keys_src, keys_dst, values_src,
              values_dst, portion, pass, descending, static_cast<void*>(lookback_area + plan::counter_bytes),
