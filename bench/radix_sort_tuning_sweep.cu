@@ -21,10 +21,11 @@ using namespace onepass;
 // registers must allow, where the values wait (pairs), whether the tile-sorted keys have
 // shared memory of their own (tuning::radix_sort_tuning::keys_apart).
 template <int Threads, int Items, int Window, int MinBlocks,
-          tuning::radix_value_load Values = tuning::radix_value_load::async_to_shared, bool KeysApart = true>
+          tuning::radix_value_load Values = tuning::radix_value_load::async_to_shared, bool KeysApart = true,
+          int RankGroup = 4>
 struct row {
-  static constexpr tuning::radix_sort_tuning value{Items, 256, 4,         1ll << 28, Window,
-                                                   32,    4,   Values,    MinBlocks, Threads, KeysApart};
+  static constexpr tuning::radix_sort_tuning value{Items, 256,       4,      1ll << 28, Window,   32,
+                                                   RankGroup, Values, MinBlocks, Threads, KeysApart};
 };
 constexpr auto staged = tuning::radix_value_load::async_to_shared;
 constexpr auto after_keys = tuning::radix_value_load::after_keys;
@@ -156,8 +157,14 @@ struct sweep {
       try_row<row<448, 20, 2, 2, after_keys, false>>("448 x 20, w 2, 2 b");
       try_row<row<320, 28, 2, 2, after_keys, false>>("320 x 28, w 2, 2 b");
       try_row<row<384, 24, 2, 2, after_keys, true>>("384 x 24, w 2, 2 b, keys apart");
+      try_row<row<384, 24, 2, 2, after_keys, false, 2>>("384 x 24, w 2, 2 b, rank group 2");
+      try_row<row<384, 24, 2, 2, after_keys, false, 3>>("384 x 24, w 2, 2 b, rank group 3");
+      try_row<row<384, 24, 2, 2, after_keys, false, 6>>("384 x 24, w 2, 2 b, rank group 6");
+      try_row<row<384, 24, 2, 2, after_keys, false, 8>>("384 x 24, w 2, 2 b, rank group 8");
     } else if constexpr (sizeof(Key) == 4) {
       try_row<row<384, 32, 4, 2, staged, false>>("384 x 32, w 4, 2 b, overlaid");
+      try_row<row<384, 32, 4, 2, staged, true, 2>>("384 x 32, w 4, 2 b, rank group 2");
+      try_row<row<384, 32, 4, 2, staged, true, 8>>("384 x 32, w 4, 2 b, rank group 8");
       try_row<row<512, 20, 4, 2>>("512 x 20, w 4, 2 b");
       try_row<row<512, 24, 4, 2>>("512 x 24, w 4, 2 b");
       try_row<row<384, 28, 4, 2>>("384 x 28, w 4, 2 b");
