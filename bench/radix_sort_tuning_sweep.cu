@@ -178,6 +178,7 @@ struct sweep {
       try_row<row<384, 20, 4, 2>>("384 x 20, w 4, 2 b");
       try_row<row<384, 24, 4, 2>>("384 x 24, w 4, 2 b");
       try_row<row<512, 16, 2, 2>>("512 x 16, w 2, 2 b");
+      try_row<row<512, 16, 4, 2, staged, true, 2>>("512 x 16, w 4, 2 b, rank group 2");
     }
   }
 };
