@@ -499,6 +499,18 @@ TEST(RadixSortPlan, WorkspaceSizes) {
     EXPECT_GE(plan::workspace_bytes(n, false), plan::workspace_bytes(n, true) + 8 * static_cast<std::size_t>(n));
     EXPECT_LE(plan::lookback_bytes(n), plan::lookback_bytes(plan::portion_items) + 0u);
   }
+  // The histogram's region: every pass's counts and the finished-block count (zeroed
+  // together), every pass's first-portion digit starts, two later portions' starts, with the
+  // starts 8-byte aligned.
+  using wide_plan = detail::radix_sort_plan<std::uint64_t, detail::keys_only>;
+  EXPECT_EQ(plan::max_passes, 4);
+  EXPECT_EQ(wide_plan::max_passes, 8);
+  EXPECT_EQ(plan::zeroed_bytes, plan::counts_bytes + 16);
+  EXPECT_EQ(plan::zeroed_bytes % alignof(index_t), 0u);
+  EXPECT_EQ(wide_plan::first_starts_bytes, 8u * 256 * sizeof(index_t));
+  EXPECT_GE(plan::histogram_bytes(1), plan::zeroed_bytes + plan::first_starts_bytes + 2 * 256 * sizeof(index_t));
+  EXPECT_GE(wide_plan::histogram_bytes(1),
+            wide_plan::zeroed_bytes + wide_plan::first_starts_bytes + 2 * 256 * sizeof(index_t));
   EXPECT_EQ((radix_sort_workspace_bytes<unsigned, unsigned>(1000)), plan::workspace_bytes(1000, false));
   EXPECT_GT((radix_sort_workspace_bytes<double, double>(1000)), radix_sort_workspace_bytes<double>(1000));
   expect_rejected([] { (void)radix_sort_workspace_bytes<int>(-5); }, "n", "negative");
