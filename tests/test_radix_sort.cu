@@ -187,19 +187,22 @@ struct wide_blocks {
                                                    4,     32,  4, Load, 2, Threads, KeysApart};
 };
 
-// Pairs sorted through Tuning with values of type V made from each key's original index;
-// keys and values checked against the reference, partial last tiles included.
+// Pairs sorted through Tuning (void: production) with values of type V made from each
+// key's original index, the input values starting `value_offset` items into their
+// allocation; keys and values checked against the reference, partial last tiles included.
 template <class Key, class V, class Tuning, class MakeValue>
-void check_value_path(long long n, MakeValue make_value) {
+void check_value_path(long long n, MakeValue make_value, int value_offset = 0) {
   SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " value bytes " +
-               std::to_string(sizeof(V)));
+               std::to_string(sizeof(V)) + " value offset " + std::to_string(value_offset));
   const auto keys = make_sort_keys<Key>(n, dist::random, 31 + n);
   std::vector<V> values(keys.size());
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = make_value(i);
   const auto order = reference_permutation(keys, false, 0, detail::radix_key<Key>::bits);
   device_buffer<Key> kin(keys), kout(n);
-  device_buffer<V> vin(values), vout(n);
-  detail::radix_sort_copy_dispatch<Tuning>(kin.get(), kout.get(), vin.get(), vout.get(), n, {}, nullptr, nullptr);
+  device_buffer<V> vin(n + value_offset), vout(n);
+  ONEPASS_CHECK_CUDA(cudaMemcpy(vin.get() + value_offset, values.data(), n * sizeof(V), cudaMemcpyHostToDevice));
+  detail::radix_sort_copy_dispatch<Tuning>(kin.get(), kout.get(), vin.get() + value_offset, vout.get(), n, {},
+                                           nullptr, nullptr);
   ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
   EXPECT_EQ(first_difference(permuted(keys, order), kout.download()), "") << "keys";
   EXPECT_EQ(first_difference(permuted(values, order), vout.download()), "") << "values";
@@ -300,25 +303,7 @@ TEST(RadixSort, KeysNotAlignedToSixteenBytes) {
 // Values that do not start on a 16-byte boundary, staged in shared memory: full tiles then
 // copy them one value at a time, not in 16-byte chunks (only the first pass reads the
 // caller's values; later passes read the aligned alternate buffer). Values are the keys'
-// indices, so the check is also one of stability. Tuning void: the production path.
-template <class Value, class Tuning>
-void check_unaligned_values(long long n, int offset) {
-  SCOPED_TRACE(std::string(type_name<Value>()) + " values n=" + std::to_string(n) + " offset " +
-               std::to_string(offset));
-  const auto keys = make_sort_keys<unsigned>(n, dist::random, 50 + offset);
-  std::vector<Value> index(static_cast<std::size_t>(n));
-  for (long long i = 0; i < n; ++i) index[static_cast<std::size_t>(i)] = static_cast<Value>(i);
-  device_buffer<unsigned> keys_in(keys), keys_out(n);
-  device_buffer<Value> values_in(n + 4), values_out(n);
-  ONEPASS_CHECK_CUDA(cudaMemcpy(values_in.get() + offset, index.data(), n * sizeof(Value), cudaMemcpyHostToDevice));
-  detail::radix_sort_copy_dispatch<Tuning>(keys_in.get(), keys_out.get(), values_in.get() + offset, values_out.get(),
-                                           n, {}, nullptr, nullptr);
-  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
-  const auto order = reference_permutation(keys, false, 0, 32);
-  EXPECT_EQ(first_difference(permuted(keys, order), keys_out.download()), "") << "keys";
-  EXPECT_EQ(first_difference(permuted(index, order), values_out.download()), "") << "values";
-}
-
+// indices, so the check is also one of stability.
 TEST(RadixSort, ValuesNotAlignedToSixteenBytes) {
   using staged_4 = wide_blocks<512, 16, 1 << 14, value_load::async_to_shared, false>;  // 8192-key tiles
   using staged_8 = small_tiles<value_load::async_to_shared>;                          // 2048-key tiles
@@ -327,10 +312,12 @@ TEST(RadixSort, ValuesNotAlignedToSixteenBytes) {
   ONEPASS_REQUIRE_GPU();
   for (long long n : {1ll, 5ll, 2049ll, 8191ll, 8192ll, 8193ll, 100003ll}) {
     if (n > max_test_items()) continue;
-    for (int offset : {0, 1, 2, 3}) check_unaligned_values<unsigned, staged_4>(n, offset);
-    for (int offset : {0, 1}) check_unaligned_values<unsigned long long, staged_8>(n, offset);
-    check_unaligned_values<unsigned, void>(n, 1);
-    check_unaligned_values<unsigned long long, void>(n, 1);
+    const auto as_u32 = [](std::size_t i) { return static_cast<unsigned>(i); };
+    const auto as_u64 = [](std::size_t i) { return static_cast<unsigned long long>(i); };
+    for (int offset : {0, 1, 2, 3}) check_value_path<unsigned, unsigned, staged_4>(n, as_u32, offset);
+    for (int offset : {0, 1}) check_value_path<unsigned, unsigned long long, staged_8>(n, as_u64, offset);
+    check_value_path<unsigned, unsigned, void>(n, as_u32, 1);
+    check_value_path<unsigned, unsigned long long, void>(n, as_u64, 1);
   }
 }
 

@@ -436,7 +436,7 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
       // The lanes then read each other's chunks, after every thread's wait and a barrier.
       constexpr int per_chunk = 16 / static_cast<int>(sizeof(Value));
       constexpr int chunks = N * 32 / per_chunk;
-      constexpr bool whole_rounds = N * 32 % per_chunk == 0 && chunks % 32 == 0;  // every lane alike
+      constexpr bool whole_rounds = chunks % 32 == 0;  // every lane copies as many chunks
       if (whole_rounds && Full && values_aligned) {
         const Value* from = values_in + warp_first + (per_chunk - 1) * lane;
         Value* to = &shared.staged_values[warp_offset + (per_chunk - 1) * lane];
