@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "onepass/ladder/radix_sort/registry.cuh"
@@ -231,7 +232,7 @@ TEST(RadixSortValidation, Workspace) {
     try {
       needed = e.workspace_bytes(items);
     } catch (const onepass::cuda_error&) {
-      ASSERT_STREQ(e.id, "cub") << "only the peer's size query needs the runtime";
+      ASSERT_EQ(std::string_view(e.id).substr(0, 3), "cub") << e.id << ": only the peer's size query needs the runtime";
       ASSERT_FALSE(gpu_available());
       return;
     }

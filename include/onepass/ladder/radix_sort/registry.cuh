@@ -23,7 +23,7 @@
 
 namespace onepass::ladder {
 
-using radix_sort_ladder = variant_list<split_1bit, radix_sort_production, cub_radix_sort>;
+using radix_sort_ladder = variant_list<split_1bit, radix_sort_production, cub_radix_sort, cub_radix_sort_64bit_count>;
 
 // What is known of a variant without choosing a type.
 struct radix_sort_variant_info {
