@@ -19,13 +19,14 @@ using namespace onepass;
 
 // A shape: threads per block, items per thread, lookback window, blocks per SM the
 // registers must allow, where the values wait (pairs), whether the tile-sorted keys have
-// shared memory of their own (tuning::radix_sort_tuning::keys_apart).
+// shared memory of their own (tuning::radix_sort_tuning::keys_apart), items ranked at a
+// time, the lookback's first pause (ns) and the histogram's blocks per SM.
 template <int Threads, int Items, int Window, int MinBlocks,
           tuning::radix_value_load Values = tuning::radix_value_load::async_to_shared, bool KeysApart = true,
-          int RankGroup = 4>
+          int RankGroup = 4, unsigned PauseNs = 32, int HistogramBlocks = 4>
 struct row {
-  static constexpr tuning::radix_sort_tuning value{Items, 256,       4,      1ll << 28, Window,   32,
-                                                   RankGroup, Values, MinBlocks, Threads, KeysApart};
+  static constexpr tuning::radix_sort_tuning value{Items,     256,    HistogramBlocks, 1ll << 28, Window,   PauseNs,
+                                                   RankGroup, Values, MinBlocks,       Threads,   KeysApart};
 };
 constexpr auto staged = tuning::radix_value_load::async_to_shared;
 constexpr auto after_keys = tuning::radix_value_load::after_keys;
@@ -120,15 +121,22 @@ struct sweep {
     });
   }
 
+  // CUB given an int count ("cub") and a 64-bit one ("cub, 64-bit count"): two code paths,
+  // the second 14-17% faster for 4-byte keys alone (docs/perf/radix_sort.md).
   void try_cub() {
+    try_cub_with(static_cast<int>(n), "cub");
+    try_cub_with(static_cast<long long>(n), "cub, 64-bit count");
+  }
+
+  template <class Count>
+  void try_cub_with(Count items, const char* name) {
     std::size_t bytes = 0;
-    const int items = static_cast<int>(n);
     if constexpr (Pairs)
       ONEPASS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, in.get(), out.get(), vin.get(), vout.get(), items));
     else
       ONEPASS_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in.get(), out.get(), items));
     bench::device_array<unsigned char> ws(static_cast<long long>(bytes));
-    measure("cub", [&] {
+    measure(name, [&] {
       std::size_t b = bytes;
       if constexpr (Pairs)
         ONEPASS_CUDA_TRY(cub::DeviceRadixSort::SortPairs(ws.get(), b, in.get(), out.get(), vin.get(), vout.get(), items,
@@ -163,8 +171,25 @@ struct sweep {
       try_row<row<384, 24, 2, 2, after_keys, false, 8>>("384 x 24, w 2, 2 b, rank group 8");
     } else if constexpr (sizeof(Key) == 4) {
       try_row<row<384, 32, 4, 2, staged, false>>("384 x 32, w 4, 2 b, overlaid");
-      try_row<row<384, 32, 4, 2, staged, true, 2>>("384 x 32, w 4, 2 b, rank group 2");
+      try_row<row<384, 32, 4, 2, staged, true, 4>>("384 x 32, w 4, 2 b, rank group 4");
       try_row<row<384, 32, 4, 2, staged, true, 8>>("384 x 32, w 4, 2 b, rank group 8");
+      // Three or four blocks a SM (CUB's faster uint32 call runs 3 of 384 x 19 at 56
+      // registers); the rows without full-tile spills at rank group 2.
+      // The production shape's lookback and histogram.
+      try_row<row<384, 32, 2, 2, staged, true, 2>>("384 x 32, w 2, 2 b, g 2");
+      try_row<row<384, 32, 8, 2, staged, true, 2>>("384 x 32, w 8, 2 b, g 2");
+      try_row<row<384, 32, 16, 2, staged, true, 2>>("384 x 32, w 16, 2 b, g 2");
+      try_row<row<384, 32, 4, 2, staged, true, 2, 0>>("384 x 32, w 4, 2 b, g 2, pause 0");
+      try_row<row<384, 32, 4, 2, staged, true, 2, 128>>("384 x 32, w 4, 2 b, g 2, pause 128");
+      try_row<row<384, 32, 8, 2, staged, true, 2, 128>>("384 x 32, w 8, 2 b, g 2, pause 128");
+      try_row<row<384, 32, 4, 2, staged, true, 2, 32, 8>>("384 x 32, w 4, 2 b, g 2, hist 8/SM");
+      try_row<row<384, 32, 4, 2, staged, true, 2, 32, 2>>("384 x 32, w 4, 2 b, g 2, hist 2/SM");
+      try_row<row<256, 32, 4, 3, staged, true, 2>>("256 x 32, w 4, 3 b, rank group 2");
+      try_row<row<256, 24, 4, 3, staged, true, 2>>("256 x 24, w 4, 3 b, rank group 2");
+      try_row<row<384, 16, 4, 3, staged, true, 2>>("384 x 16, w 4, 3 b, rank group 2");
+      try_row<row<384, 20, 4, 3, staged, true, 2>>("384 x 20, w 4, 3 b, rank group 2");
+      try_row<row<256, 32, 2, 3, staged, true, 2>>("256 x 32, w 2, 3 b, rank group 2");
+      try_row<row<256, 32, 8, 3, staged, true, 2>>("256 x 32, w 8, 3 b, rank group 2");
       try_row<row<512, 20, 4, 2>>("512 x 20, w 4, 2 b");
       try_row<row<512, 24, 4, 2>>("512 x 24, w 4, 2 b");
       try_row<row<384, 28, 4, 2>>("384 x 28, w 4, 2 b");
