@@ -20,13 +20,16 @@ using namespace onepass;
 // A shape: threads per block, items per thread, lookback window, blocks per SM the
 // registers must allow, where the values wait (pairs), whether the tile-sorted keys have
 // shared memory of their own (tuning::radix_sort_tuning::keys_apart), items ranked at a
-// time, the lookback's first pause (ns) and the histogram's blocks per SM.
+// time, the lookback's first pause (ns), and the histogram kernel's blocks per SM, threads
+// and counter copies (16 by default: fits the 8 passes of 8-byte keys in 128 KiB too).
 template <int Threads, int Items, int Window, int MinBlocks,
           tuning::radix_value_load Values = tuning::radix_value_load::async_to_shared, bool KeysApart = true,
-          int RankGroup = 4, unsigned PauseNs = 32, int HistogramBlocks = 4>
+          int RankGroup = 4, unsigned PauseNs = 32, int HistogramBlocks = 1, int HistogramThreads = 1024,
+          int HistogramCopies = 16>
 struct row {
-  static constexpr tuning::radix_sort_tuning value{Items,     256,    HistogramBlocks, 1ll << 28, Window,   PauseNs,
-                                                   RankGroup, Values, MinBlocks,       Threads,   KeysApart};
+  static constexpr tuning::radix_sort_tuning value{
+      Items,   HistogramThreads, HistogramBlocks, 1ll << 28, Window,   PauseNs,
+      RankGroup, Values,         MinBlocks,       Threads,   KeysApart, HistogramCopies};
 };
 constexpr auto staged = tuning::radix_value_load::async_to_shared;
 constexpr auto after_keys = tuning::radix_value_load::after_keys;
@@ -182,8 +185,8 @@ struct sweep {
       try_row<row<384, 32, 4, 2, staged, true, 2, 0>>("384 x 32, w 4, 2 b, g 2, pause 0");
       try_row<row<384, 32, 4, 2, staged, true, 2, 128>>("384 x 32, w 4, 2 b, g 2, pause 128");
       try_row<row<384, 32, 8, 2, staged, true, 2, 128>>("384 x 32, w 8, 2 b, g 2, pause 128");
-      try_row<row<384, 32, 4, 2, staged, true, 2, 32, 8>>("384 x 32, w 4, 2 b, g 2, hist 8/SM");
-      try_row<row<384, 32, 4, 2, staged, true, 2, 32, 2>>("384 x 32, w 4, 2 b, g 2, hist 2/SM");
+      try_row<row<384, 32, 4, 2, staged, true, 2, 32, 1, 1024, 32>>("production, histogram 32 copies");
+      try_row<row<384, 32, 4, 2, staged, true, 2, 32, 4, 256, 1>>("production, histogram 1 copy");
       try_row<row<256, 32, 4, 3, staged, true, 2>>("256 x 32, w 4, 3 b, rank group 2");
       try_row<row<256, 24, 4, 3, staged, true, 2>>("256 x 24, w 4, 3 b, rank group 2");
       try_row<row<384, 16, 4, 3, staged, true, 2>>("384 x 16, w 4, 3 b, rank group 2");

@@ -128,13 +128,16 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
   ONEPASS_CUDA_TRY(cudaMemsetAsync(hist, 0, plan::zeroed_bytes, stream));
   {
     constexpr int hist_threads = plan::tuning.histogram_block_threads;
+    constexpr int copies = plan::tuning.histogram_counter_copies;
+    constexpr int hist_shared = radix_histogram_shared_bytes<plan::max_passes, copies>;
+    constexpr auto hist_kernel = radix_histogram_kernel<Key, hist_threads, plan::max_passes, copies>;
+    allow_dynamic_shared<hist_kernel>(hist_shared);
     const index_t first_portion = n < plan::portion_items ? n : plan::portion_items;
     const index_t wanted = (first_portion + hist_threads * 16 - 1) / (hist_threads * 16);
     const index_t most = static_cast<index_t>(multiprocessor_count()) * plan::tuning.histogram_blocks_per_sm;
     const dim3 grid(static_cast<unsigned>(wanted < most ? wanted : most), static_cast<unsigned>(portions));
-    launch(radix_histogram_kernel<Key, hist_threads, plan::max_passes>, grid, hist_threads, 0, stream,
-           buffers.keys_in, n, plan::portion_items, range.begin, range.end, descending, hist, blocks_done,
-           first_starts);
+    launch(hist_kernel, grid, hist_threads, hist_shared, stream, buffers.keys_in, n, plan::portion_items, range.begin,
+           range.end, descending, hist, blocks_done, first_starts);
   }
 
   constexpr auto kernel = radix_onesweep_kernel<Key, Value, typename plan::tuning_type, Delay>;
