@@ -153,8 +153,9 @@ __global__ void __launch_bounds__(BlockThreads)
   // The keys no vector covered: all of an unaligned portion, else fewer than per_vector.
   for (index_t i = vectors * per_vector + first; i < items; i += stride) count(ordered_bits(portion[i], descending));
   __syncthreads();
-  // Counter i's copies, read from copy (c + lane) % Copies on: the warp's reads then fall
-  // in distinct banks (each counter's copies share a row of Copies words).
+  // Counter i's copies, read from copy (k + lane) % Copies on: with 32 copies the warp's
+  // reads then fall in distinct banks (each counter's copies share a row of 32 words);
+  // with 16, at most two lanes share a bank.
   for (int i = threadIdx.x; i < passes * radix_digits; i += BlockThreads) {
     unsigned c = 0;
 #pragma unroll

@@ -64,7 +64,7 @@ struct radix_sort_tuning {
 // as they are ranked, which freed the registers for larger tiles): 4-byte keys 384 x 32
 // ranked 2 items at a time (3% faster than 4 on both GPUs, and no spills), 8-byte keys
 // 512 x 16 ranked 4 at a time (2 was 1.8% slower on an H100, 2.5% faster on an H200)
-// (H100, 2^28 / 2^27 keys: 1.14x and 1.05x CUB's faster call). Pairs keep the keys
+// (H100, 2^28 / 2^27 keys: 1.15x and 1.05x CUB's faster call). Pairs keep the keys
 // over the offsets (apart was within 1% on an H100, and it would push 8-byte staged values past
 // the staging limit) and a 2-descriptor lookback window: 4-byte pairs 384 x 24 with the
 // values loaded once the keys are written (2% faster than 512 x 16 with them staged in
