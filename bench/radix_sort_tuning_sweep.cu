@@ -176,8 +176,6 @@ struct sweep {
       try_row<row<384, 32, 4, 2, staged, false>>("384 x 32, w 4, 2 b, overlaid");
       try_row<row<384, 32, 4, 2, staged, true, 4>>("384 x 32, w 4, 2 b, rank group 4");
       try_row<row<384, 32, 4, 2, staged, true, 8>>("384 x 32, w 4, 2 b, rank group 8");
-      // Three or four blocks a SM (CUB's faster uint32 call runs 3 of 384 x 19 at 56
-      // registers); the rows without full-tile spills at rank group 2.
       // The production shape's lookback and histogram.
       try_row<row<384, 32, 2, 2, staged, true, 2>>("384 x 32, w 2, 2 b, g 2");
       try_row<row<384, 32, 8, 2, staged, true, 2>>("384 x 32, w 8, 2 b, g 2");
@@ -187,6 +185,8 @@ struct sweep {
       try_row<row<384, 32, 8, 2, staged, true, 2, 128>>("384 x 32, w 8, 2 b, g 2, pause 128");
       try_row<row<384, 32, 4, 2, staged, true, 2, 32, 1, 1024, 32>>("production, histogram 32 copies");
       try_row<row<384, 32, 4, 2, staged, true, 2, 32, 4, 256, 1>>("production, histogram 1 copy");
+      // Three blocks a SM (CUB's faster uint32 call runs 3 of 384 x 19 at 56 registers); the
+      // rows without full-tile spills at rank group 2.
       try_row<row<256, 32, 4, 3, staged, true, 2>>("256 x 32, w 4, 3 b, rank group 2");
       try_row<row<256, 24, 4, 3, staged, true, 2>>("256 x 24, w 4, 3 b, rank group 2");
       try_row<row<384, 16, 4, 3, staged, true, 2>>("384 x 16, w 4, 3 b, rank group 2");

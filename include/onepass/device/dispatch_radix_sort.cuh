@@ -26,10 +26,7 @@ struct radix_sort_plan {
   static constexpr int max_passes = (radix_key<Key>::bits + radix_digit_bits - 1) / radix_digit_bits;
   static constexpr bool with_values = has_values<Value>;
   // The histogram block's counters (every pass, every copy) within Hopper's 227 KiB of
-  // shared memory a block; copies a power of two of at most 32 (one a bank).
-  static_assert(tuning.histogram_counter_copies >= 1 && tuning.histogram_counter_copies <= 32 &&
-                    (tuning.histogram_counter_copies & (tuning.histogram_counter_copies - 1)) == 0,
-                "tuning: histogram_counter_copies must be 1, 2, 4, 8, 16 or 32");
+  // shared memory a block (the kernel itself checks that copies are a power of two <= 32).
   static_assert(radix_histogram_shared_bytes<max_passes, tuning.histogram_counter_copies> <= 227 * 1024,
                 "tuning: the histogram's counters (passes x 256 x copies x 4 bytes) exceed 227 KiB");
 
