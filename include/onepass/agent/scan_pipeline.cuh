@@ -33,8 +33,9 @@
 //
 // What the rest of the gap to the copy on an H200 is: the lookback's descriptor round
 // trip (~0.85 us there) on the block's critical path. The same kernel with no lookback
-// reaches 96% of the copy; a ninth warp that looked back off the data warps' path, and an
-// early snapshot of the descriptors, were both slower (docs/perf/scan.md).
+// reaches 98.8% of the copy at 2^28 int32; a ninth warp that looked back off the data
+// warps' path, an early snapshot of the descriptors, and TMA bulk loads and stores in
+// place of cp.async and st.global were all slower (docs/perf/scan.md).
 //
 // No deadlock: each block claims tiles in increasing order, so its A < B < C (< the next
 // C, claimed during A's stores). Take the smallest tile m without a published prefix:
@@ -42,11 +43,15 @@
 // on its own loads, and m's lookback finds only PREFIX descriptors below m. So m gets its
 // prefix, and by induction every tile does.
 //
-// Shared layout: a stage is the tile's bytes with a 16-byte pad after every 128 bytes,
-// which makes both the blocked accesses (a thread's 16-byte chunks are consecutive) and
-// the striped ones (consecutive threads, consecutive chunks) free of bank conflicts: the
+// Shared layout: a stage is the tile's bytes, unpadded, in rows of 128 bytes (eight
+// 16-byte chunks) whose chunks are permuted: chunk j of row r sits in slot j ^ (r % 8).
+// Both the blocked accesses (a thread's 16-byte chunks are consecutive) and the striped
+// ones (consecutive threads, consecutive chunks) are then free of bank conflicts: the
 // eight 16-byte accesses of a quarter-warp fall into eight different 16-byte bank groups
-// for 1, 2, 4 or 8 chunks per thread.
+// for 1, 2, 4 or 8 chunks per thread. An earlier layout padded 16 bytes after every 128
+// instead, equally conflict-free on paper, but it was 3 points of the copy slower at 2^28
+// and 5-7 at 2^23-2^24 on an H200 (docs/perf/scan.md, "The stage layout"), and a stage
+// took 36 KiB instead of 32.
 #pragma once
 
 #include <cstring>
@@ -67,9 +72,15 @@ struct scan_pipeline_layout {
   static constexpr int tile_items = BlockThreads * ItemsPerThread;
   static constexpr int tile_bytes = tile_items * static_cast<int>(sizeof(T));
   static constexpr int chunks = tile_bytes / 16;
-  static constexpr int stage_bytes = (chunks + chunks / 8) * 16;
+  static constexpr int stage_bytes = tile_bytes;
   static constexpr int stages = 3;  // A, B, C above
-  static constexpr int shared_bytes = stages * stage_bytes;
+  // The stages start at a 128-byte boundary, so that each 128-byte row of a stage is
+  // one row of the 32 banks: a 128-byte line of the input then fills one row, and a
+  // quarter-warp's accesses touch one row each. The dynamic shared memory begins after
+  // the kernel's static variables and is only 16-byte aligned, hence the slack. Without
+  // this alignment the permuted layout gained nothing (docs/perf/scan.md).
+  static constexpr int base_alignment = 128;
+  static constexpr int shared_bytes = stages * stage_bytes + base_alignment - 16;
   // Blocks per SM that the shared memory allows on sm_90 (227 KiB usable, 1 KiB reserved
   // per block). Given to __launch_bounds__ so the compiler may use every register those
   // blocks leave: without it nvcc capped the 256-thread kernel at 64 registers and some
@@ -77,11 +88,14 @@ struct scan_pipeline_layout {
   static constexpr int resident_by_shared = (227 * 1024) / (shared_bytes + 1024) > 0
                                                 ? (227 * 1024) / (shared_bytes + 1024)
                                                 : 1;
-  static __device__ ONEPASS_FORCEINLINE int chunk_offset(int c) { return (c + c / 8) * 16; }
+  static_assert(chunks % 8 == 0, "a stage is whole 128-byte rows");
+  // Where chunk c of the tile sits in its stage (the permutation above).
+  static __device__ ONEPASS_FORCEINLINE int chunk_offset(int c) { return (c & ~7) * 16 + (((c ^ (c >> 3)) & 7) << 4); }
   static constexpr ONEPASS_HD index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
-  // Stage s of the kernel's dynamic shared memory.
+  // Stage s of the kernel's dynamic shared memory `memory` (16-byte aligned).
   static __device__ ONEPASS_FORCEINLINE unsigned char* stage(unsigned char* memory, int s) {
-    return memory + s * stage_bytes;
+    const unsigned at = static_cast<unsigned>(__cvta_generic_to_shared(memory));
+    return memory + ((base_alignment - (at & (base_alignment - 1))) & (base_alignment - 1)) + s * stage_bytes;
   }
 
   // Starts the copies of tile `tile` of `in` (n items in all) into `stage`, as one
@@ -93,28 +107,41 @@ struct scan_pipeline_layout {
   // claim, so that its distance ahead of the loads does not depend on when claims are
   // made. A tile at or past `tiles` loads nothing but still commits its (empty) group,
   // so that the callers' group counting holds.
+  //
+  // Full tiles take an unrolled path with no per-chunk bounds code; only a partial last
+  // tile takes the loop below it. The two must stay apart: with the partial chunk handled
+  // inside the unrolled loop (a variable-length byte copy per chunk) the kernel was 3.6
+  // times longer and 3-6 points of the copy slower on an H200 (docs/perf/scan.md).
   static __device__ ONEPASS_FORCEINLINE void start_loads(unsigned char* stage, const T* in, index_t tile,
                                                          index_t tiles, index_t n, index_t prefetch_tiles) {
     const index_t total_bytes = n * static_cast<index_t>(sizeof(T));
     const int tid = static_cast<int>(threadIdx.x);
     if (tile < tiles) {
       if (tid == 0) prefetch_tile_l2(in, tile, prefetch_tiles, tile_bytes, total_bytes);
-      const char* src = reinterpret_cast<const char*>(in);
-      const index_t tile_begin = tile * tile_bytes;
+      const char* src = reinterpret_cast<const char*>(in) + tile * tile_bytes;
+      const index_t tile_left = total_bytes - tile * tile_bytes;
+      if (tile_left >= tile_bytes) {
 #pragma unroll
-      for (int k = 0; k < thread_chunks; ++k) {
-        const int c = k * BlockThreads + tid;
-        const index_t begin = tile_begin + static_cast<index_t>(c) * 16;
-        const index_t left = total_bytes - begin;
-        if (left >= 16) {
-          cp_async_16(stage + chunk_offset(c), src + begin);
-        } else {
-          // The array's last, partial chunk (or a chunk past it): whole items through
-          // registers, zeros after them. A cp.async with fewer source bytes would be a
-          // 16-byte read past the allocation as far as compute-sanitizer is concerned.
-          alignas(16) unsigned char bytes[16] = {};
-          if (left > 0) std::memcpy(bytes, src + begin, static_cast<std::size_t>(left));
-          std::memcpy(stage + chunk_offset(c), bytes, 16);
+        for (int k = 0; k < thread_chunks; ++k) {
+          const int c = k * BlockThreads + tid;
+          cp_async_16(stage + chunk_offset(c), src + c * 16);
+        }
+      } else {
+#pragma unroll 1
+        for (int k = 0; k < thread_chunks; ++k) {
+          const int c = k * BlockThreads + tid;
+          const index_t left = tile_left - c * 16;
+          unsigned char* to = stage + chunk_offset(c);
+          if (left >= 16) {
+            cp_async_16(to, src + c * 16);
+          } else {
+            // The array's last, partial chunk (or a chunk past it): whole items, zeros
+            // after them. A cp.async with fewer source bytes would be a 16-byte read
+            // past the allocation as far as compute-sanitizer is concerned.
+            *reinterpret_cast<uint4*>(to) = uint4{0, 0, 0, 0};
+            const T* from = reinterpret_cast<const T*>(src + c * 16);
+            for (int i = 0; i * static_cast<index_t>(sizeof(T)) < left; ++i) reinterpret_cast<T*>(to)[i] = from[i];
+          }
         }
       }
     }
@@ -125,34 +152,48 @@ struct scan_pipeline_layout {
   static __device__ ONEPASS_FORCEINLINE void read_blocked(const unsigned char* stage, T (&items)[ItemsPerThread]) {
     const int tid = static_cast<int>(threadIdx.x);
 #pragma unroll
-    for (int j = 0; j < thread_chunks; ++j)
-      std::memcpy(&items[j * vector], stage + chunk_offset(tid * thread_chunks + j), 16);
+    for (int j = 0; j < thread_chunks; ++j) {  // 16-byte accesses: the compiler cannot see the alignment
+      const uint4 chunk = *reinterpret_cast<const uint4*>(stage + chunk_offset(tid * thread_chunks + j));
+      std::memcpy(&items[j * vector], &chunk, 16);
+    }
   }
   static __device__ ONEPASS_FORCEINLINE void write_blocked(unsigned char* stage, const T (&items)[ItemsPerThread]) {
     const int tid = static_cast<int>(threadIdx.x);
 #pragma unroll
-    for (int j = 0; j < thread_chunks; ++j)
-      std::memcpy(stage + chunk_offset(tid * thread_chunks + j), &items[j * vector], 16);
+    for (int j = 0; j < thread_chunks; ++j) {
+      uint4 chunk;
+      std::memcpy(&chunk, &items[j * vector], 16);
+      *reinterpret_cast<uint4*>(stage + chunk_offset(tid * thread_chunks + j)) = chunk;
+    }
   }
 
   // Stores the stage as tile `tile` of `out` (n items in all): consecutive threads,
-  // consecutive 16-byte chunks; the array's last, partial chunk item by item.
+  // consecutive 16-byte chunks; a partial last tile in a loop of its own (see
+  // start_loads), its last partial chunk item by item.
   static __device__ ONEPASS_FORCEINLINE void store_tile(const unsigned char* stage, T* out, index_t tile,
                                                         index_t n) {
     const index_t total_bytes = n * static_cast<index_t>(sizeof(T));
     const int tid = static_cast<int>(threadIdx.x);
-    char* dst = reinterpret_cast<char*>(out);
-    const index_t tile_begin = tile * tile_bytes;
+    char* dst = reinterpret_cast<char*>(out) + tile * tile_bytes;
+    const index_t tile_left = total_bytes - tile * tile_bytes;
+    if (tile_left >= tile_bytes) {
 #pragma unroll
+      for (int k = 0; k < thread_chunks; ++k) {
+        const int c = k * BlockThreads + tid;
+        *reinterpret_cast<uint4*>(dst + c * 16) = *reinterpret_cast<const uint4*>(stage + chunk_offset(c));
+      }
+      return;
+    }
+#pragma unroll 1
     for (int k = 0; k < thread_chunks; ++k) {
-      const int chunk = k * BlockThreads + tid;
-      const index_t begin = tile_begin + static_cast<index_t>(chunk) * 16;
-      const unsigned char* from = stage + chunk_offset(chunk);
-      if (begin + 16 <= total_bytes) {
-        *reinterpret_cast<uint4*>(dst + begin) = *reinterpret_cast<const uint4*>(from);
-      } else if (begin < total_bytes) {
-        for (int byte = 0; begin + byte < total_bytes; byte += static_cast<int>(sizeof(T)))
-          std::memcpy(dst + begin + byte, from + byte, sizeof(T));
+      const int c = k * BlockThreads + tid;
+      const index_t left = tile_left - c * 16;
+      const unsigned char* from = stage + chunk_offset(c);
+      if (left >= 16) {
+        *reinterpret_cast<uint4*>(dst + c * 16) = *reinterpret_cast<const uint4*>(from);
+      } else {
+        T* to = reinterpret_cast<T*>(dst + c * 16);
+        for (int i = 0; i * static_cast<index_t>(sizeof(T)) < left; ++i) to[i] = reinterpret_cast<const T*>(from)[i];
       }
     }
   }
