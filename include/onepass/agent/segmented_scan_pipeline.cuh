@@ -35,10 +35,14 @@
 namespace onepass::detail {
 
 // in and out 16-byte aligned; any grid size works. Heads: a source with `pipelined` true.
+// MinBlocksPerSM: __launch_bounds__' minimum (it caps the registers); 0 = as many blocks
+// as the shared memory allows.
 template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
-          int LookbackTilesPerLane = 1>
+          int LookbackTilesPerLane = 1, int MinBlocksPerSM = 0>
 __global__ void __launch_bounds__(BlockThreads,
-                                  (scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
+                                  (MinBlocksPerSM > 0
+                                       ? MinBlocksPerSM
+                                       : scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
     segmented_scan_pipeline_kernel(const T* in, T* out, index_t n, Heads source, T init, Op op,
                                    lookback::tile_state<segmented_value<T>> state, lookback::tile_counter counter,
                                    unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {

@@ -181,7 +181,8 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     constexpr int pipeline_threads = plan::tuning.pipeline_block_threads;
     constexpr int pipeline_items = plan::tuning.pipeline_items_per_thread;
     constexpr auto kernel = segmented_scan_pipeline_kernel<T, Heads, Op, pipeline_threads, pipeline_items, Exclusive,
-                                                           Delay, plan::tuning.pipeline_lookback_tiles_per_lane>;
+                                                           Delay, plan::tuning.pipeline_lookback_tiles_per_lane,
+                                                           plan::tuning.pipeline_min_blocks_per_sm>;
     constexpr int shared_bytes = scan_pipeline_layout<T, pipeline_threads, pipeline_items>::shared_bytes;
     // With few tiles per resident block the pipeline never fills (a block claims three
     // tiles up front): one tile per block then (as the plain scan).

@@ -33,6 +33,10 @@
 // the flags and by-key kernels fit that anyway (79-80 registers), the offsets form's
 // bitmap kernel took 100 registers and ran 2 blocks per SM without it (24% more time on
 // an H200; with it, 80 registers and no spills).
+// The 4-byte pipelined row asks for 8 blocks per SM (64 registers), what its shared memory
+// allowed when it was measured: since the stages lost their padding (docs/perf/scan.md,
+// "The stage layout") 9 fit, and at 9 (56 registers) the offsets form's kernel spilled
+// and ran 5-6 points of the copy slower on an H100.
 #pragma once
 
 #include <cstddef>
@@ -61,6 +65,9 @@ struct segmented_scan_tuning {
   // tests set 0 to run it at every size).
   int pipeline_min_tiles_per_block = 4;
   int pipeline_lookback_tiles_per_lane = 1;  // lookback::lookback_warp's window
+  // The pipelined kernel's __launch_bounds__ minimum (it caps the registers at 65536 /
+  // (threads * this)); 0 = as many blocks as its shared memory allows.
+  int pipeline_min_blocks_per_sm = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr int pipeline_tile_items() const { return pipeline_block_threads * pipeline_items_per_thread; }
 };
@@ -69,9 +76,12 @@ inline constexpr long long segmented_scan_l2_prefetch_bytes = 2ll << 20;
 inline constexpr long long segmented_scan_l2_prefetch_min_input_bytes = 128ll << 20;
 
 constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t element_bytes) {
-  if (element_bytes <= 4)
-    return {256, 32, 32, 3, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes, true, 128,
-            16};
+  if (element_bytes <= 4) {
+    segmented_scan_tuning t{256, 32, 32, 3, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes,
+                            true, 128, 16};
+    t.pipeline_min_blocks_per_sm = 8;
+    return t;
+  }
   if (element_bytes <= 8)
     return {128, 32, 32, 4, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes, false, 256,
             16};
