@@ -49,8 +49,8 @@
 // ones (consecutive threads, consecutive chunks) are then free of bank conflicts: the
 // eight 16-byte accesses of a quarter-warp fall into eight different 16-byte bank groups
 // for 1, 2, 4 or 8 chunks per thread. An earlier layout padded 16 bytes after every 128
-// instead, equally conflict-free on paper, but it was 3 points of the copy slower at 2^28
-// and 5-7 at 2^23-2^24 on an H200 (docs/perf/scan.md, "The stage layout"), and a stage
+// instead, equally conflict-free on paper, but it was 3-4 points of the copy slower at
+// 2^26-2^28 and 5-8 at 2^23-2^24 on an H200 (docs/perf/scan.md, "The stage layout"), and a stage
 // took 36 KiB instead of 32.
 #pragma once
 
@@ -109,9 +109,9 @@ struct scan_pipeline_layout {
   // so that the callers' group counting holds.
   //
   // Full tiles take an unrolled path with no per-chunk bounds code; only a partial last
-  // tile takes the loop below it. The two must stay apart: with the partial chunk handled
-  // inside the unrolled loop (a variable-length byte copy per chunk) the kernel was 3.6
-  // times longer and 3-6 points of the copy slower on an H200 (docs/perf/scan.md).
+  // tile takes the loop below it. With the partial chunk handled inside the unrolled loop
+  // (a variable-length byte copy per chunk) the kernel was 3.6 times longer, had a stack
+  // frame, and int64 ran about 1 point of the copy slower on an H200 (docs/perf/scan.md).
   static __device__ ONEPASS_FORCEINLINE void start_loads(unsigned char* stage, const T* in, index_t tile,
                                                          index_t tiles, index_t n, index_t prefetch_tiles) {
     const index_t total_bytes = n * static_cast<index_t>(sizeof(T));
