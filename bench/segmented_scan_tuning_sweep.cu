@@ -28,9 +28,10 @@
 using namespace onepass;
 
 // PipelineThreads > 0: the pipelined agent at PipelineThreads x PipelineItems (from 4 tiles
-// per resident block up), else one tile per block only.
+// per resident block up) with a __launch_bounds__ minimum of PipelineMinBlocks (0: as many
+// blocks as its shared memory allows), else one tile per block only.
 template <int Threads, int Items, int MinBlocks, int PrefetchMiB = 2, int PipelineThreads = 0,
-          int PipelineItems = 32, unsigned BackoffNs = 32>
+          int PipelineItems = 32, unsigned BackoffNs = 32, int PipelineMinBlocks = 0>
 struct row {
   static constexpr tuning::segmented_scan_tuning value{Threads,
                                                         Items,
@@ -40,7 +41,10 @@ struct row {
                                                         tuning::segmented_scan_l2_prefetch_min_input_bytes,
                                                         PipelineThreads > 0,
                                                         PipelineThreads > 0 ? PipelineThreads : 128,
-                                                        PipelineItems};
+                                                        PipelineItems,
+                                                        4,
+                                                        1,
+                                                        PipelineMinBlocks};
 };
 
 template <class T>
@@ -145,8 +149,8 @@ struct sweep {
       char name[64];
       const char* what = by_key ? "keys" : "flags";
       if (v.pipelined && !by_key)
-        std::snprintf(name, sizeof name, "%s pipelined %dx%d L2+%lldMiB", what, v.pipeline_block_threads,
-                      v.pipeline_items_per_thread, v.l2_prefetch_bytes >> 20);
+        std::snprintf(name, sizeof name, "%s pipelined %dx%d min %d L2+%lldMiB", what, v.pipeline_block_threads,
+                      v.pipeline_items_per_thread, v.pipeline_min_blocks_per_sm, v.l2_prefetch_bytes >> 20);
       else
         std::snprintf(name, sizeof name, "%s %dx%d min %d L2+%lldMiB wait %uns", what, v.block_threads,
                       v.items_per_thread, v.min_blocks_per_sm, v.l2_prefetch_bytes >> 20, v.lookback_backoff_ns);
@@ -169,7 +173,9 @@ struct sweep {
     try_row(tuning::default_segmented_scan_tuning<T>{});
     if constexpr (sizeof(T) == 4) {
       try_row(row<256, 32, 3>{});                  // one tile per block only
-      try_row(row<256, 32, 3, 2, 128, 16>{});      // pipelined tiles of 2048
+      try_row(row<256, 32, 3, 2, 128, 16>{});      // pipelined tiles of 2048, 9 blocks per SM
+      try_row(row<256, 32, 3, 2, 128, 16, 32, 7>{});  // 7 blocks per SM, 72 registers
+      try_row(row<256, 32, 3, 2, 128, 16, 32, 6>{});  // 6 blocks per SM, 80 registers
       try_row(row<256, 32, 3, 2, 256, 32>{});      // pipelined tiles of 8192
       try_row(row<256, 32, 3, 2, 128, 32>{});      // tiles of 4096
       try_row(row<256, 32, 3, 2, 64, 16>{});
