@@ -311,8 +311,12 @@ struct radix_onesweep_shared {
   Key apart_keys[KeysApart ? tile_items : 1];
   __device__ Key* keys() { return KeysApart ? apart_keys : overlaid_keys; }
   // StageValues: the tile's values in input order, copied in by the load (cp.async; 16-byte
-  // copies where the tile allows).
-  alignas(16) Value staged_values[StageValues ? tile_items : 1];
+  // copies where the tile allows). On a 128-byte boundary, so that a warp's 512-byte copy
+  // fills four whole rows of the banks (the scan's stages gained 3-8 points of the copy
+  // from that alignment, docs/perf/scan.md); after an 8-byte apart_keys[1] it sat 16 bytes
+  // past one. Without staging the placeholder keeps 16: the other kernels' layouts do not
+  // move.
+  alignas(StageValues ? 128 : 16) Value staged_values[StageValues ? tile_items : 1];
   // Per digit d: where d's keys of this portion start in the output (steps 1-6), then
   // where tile position j of digit d goes: digit_base[d] + j (step 7).
   index_t digit_base[radix_digits];
@@ -376,7 +380,7 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
   constexpr bool keys_apart = config::keys_apart;
   using shared_t = typename config::shared_type;
   constexpr int tile_items = shared_t::tile_items;
-  extern __shared__ __align__(16) unsigned char onesweep_shared_bytes[];  // config::shared_bytes
+  extern __shared__ __align__(128) unsigned char onesweep_shared_bytes[];  // config::shared_bytes
   shared_t& shared = *reinterpret_cast<shared_t*>(onesweep_shared_bytes);
 
   const int lane = lane_id();
