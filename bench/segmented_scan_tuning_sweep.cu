@@ -29,9 +29,10 @@ using namespace onepass;
 
 // PipelineThreads > 0: the pipelined agent at PipelineThreads x PipelineItems (from 4 tiles
 // per resident block up) with a __launch_bounds__ minimum of PipelineMinBlocks (0: as many
-// blocks as its shared memory allows), else one tile per block only.
+// blocks as its shared memory allows) and a lookback window of LookbackTiles tiles a lane,
+// else one tile per block only.
 template <int Threads, int Items, int MinBlocks, int PrefetchMiB = 2, int PipelineThreads = 0,
-          int PipelineItems = 32, unsigned BackoffNs = 32, int PipelineMinBlocks = 0>
+          int PipelineItems = 32, unsigned BackoffNs = 32, int PipelineMinBlocks = 0, int LookbackTiles = 1>
 struct row {
   static constexpr tuning::segmented_scan_tuning value{Threads,
                                                         Items,
@@ -43,7 +44,7 @@ struct row {
                                                         PipelineThreads > 0 ? PipelineThreads : 128,
                                                         PipelineItems,
                                                         4,
-                                                        1,
+                                                        LookbackTiles,
                                                         PipelineMinBlocks};
 };
 
@@ -146,11 +147,12 @@ struct sweep {
     auto try_row = [&](auto r, bool by_key = false) {
       using Row = decltype(r);
       constexpr auto v = Row::value;
-      char name[64];
+      char name[96];
       const char* what = by_key ? "keys" : "flags";
       if (v.pipelined && !by_key)
-        std::snprintf(name, sizeof name, "%s pipelined %dx%d min %d L2+%lldMiB", what, v.pipeline_block_threads,
-                      v.pipeline_items_per_thread, v.pipeline_min_blocks_per_sm, v.l2_prefetch_bytes >> 20);
+        std::snprintf(name, sizeof name, "%s pipelined %dx%d min %d L2+%lldMiB wait %uns x%d", what,
+                      v.pipeline_block_threads, v.pipeline_items_per_thread, v.pipeline_min_blocks_per_sm,
+                      v.l2_prefetch_bytes >> 20, v.lookback_backoff_ns, v.pipeline_lookback_tiles_per_lane);
       else
         std::snprintf(name, sizeof name, "%s %dx%d min %d L2+%lldMiB wait %uns", what, v.block_threads,
                       v.items_per_thread, v.min_blocks_per_sm, v.l2_prefetch_bytes >> 20, v.lookback_backoff_ns);
@@ -176,6 +178,10 @@ struct sweep {
       try_row(row<256, 32, 3, 2, 128, 16>{});      // pipelined tiles of 2048, 9 blocks per SM
       try_row(row<256, 32, 3, 2, 128, 16, 32, 7>{});  // 7 blocks per SM, 72 registers
       try_row(row<256, 32, 3, 2, 128, 16, 32, 6>{});  // 6 blocks per SM, 80 registers
+      try_row(row<256, 32, 3, 2, 128, 16, 0, 8>{});   // the lookback spins
+      try_row(row<256, 32, 3, 2, 128, 16, 128, 8>{});  // first pause 128 ns
+      try_row(row<256, 32, 3, 2, 128, 16, 32, 8, 2>{});  // two tiles a lane: 64-tile windows
+      try_row(row<256, 32, 3, 2, 128, 16, 32, 8, 4>{});  // 128-tile windows
       try_row(row<256, 32, 3, 2, 256, 32>{});      // pipelined tiles of 8192
       try_row(row<256, 32, 3, 2, 128, 32>{});      // tiles of 4096
       try_row(row<256, 32, 3, 2, 64, 16>{});

@@ -20,8 +20,9 @@
 // of every tile, and the segmented scan ran at 80-85% of the plain scan's rate there
 // (docs/perf/segmented_scan.md).
 //
-// The values move as in the plain scan's pipeline: 16-byte cp.async chunks into a padded
-// stage, blocked reads, striped 16-byte stores from the stage. A tile holding items in
+// The values move as in the plain scan's pipeline: 16-byte cp.async chunks into a stage
+// of scan_pipeline_layout (128-byte aligned rows, chunks permuted within a row), blocked
+// reads, striped 16-byte stores from the stage. A tile holding items in
 // no segment (gaps, the offsets form only) writes its covered items from registers
 // instead, item by item.
 //
