@@ -182,6 +182,8 @@ struct sweep {
       try_row(row<256, 32, 3, 2, 128, 16, 128, 8>{});  // first pause 128 ns
       try_row(row<256, 32, 3, 2, 128, 16, 32, 8, 2>{});  // two tiles a lane: 64-tile windows
       try_row(row<256, 32, 3, 2, 128, 16, 32, 8, 4>{});  // 128-tile windows
+      try_row(row<256, 32, 3, 2, 256, 16, 32, 4>{});  // 16 KiB tiles at 64 registers, 4 blocks per SM
+      try_row(row<256, 32, 3, 2, 512, 16, 32, 2>{});  // 32 KiB tiles at 64 registers, 2 blocks per SM
       try_row(row<256, 32, 3, 2, 256, 32>{});      // pipelined tiles of 8192
       try_row(row<256, 32, 3, 2, 128, 32>{});      // tiles of 4096
       try_row(row<256, 32, 3, 2, 64, 16>{});

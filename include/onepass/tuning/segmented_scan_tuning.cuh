@@ -33,10 +33,13 @@
 // the flags and by-key kernels fit that anyway (79-80 registers), the offsets form's
 // bitmap kernel took 100 registers and ran 2 blocks per SM without it (24% more time on
 // an H200; with it, 80 registers and no spills).
-// The 4-byte pipelined row asks for 8 blocks per SM (64 registers), what its shared memory
-// allowed when it was measured: since the stages lost their padding (docs/perf/scan.md,
-// "The stage layout") 9 fit, and at 9 (56 registers) the offsets form's kernel spilled
-// and ran 5-6 points of the copy slower on an H100.
+// The 4-byte pipelined row is 256 x 16 at 4 blocks per SM (2026-11-25): the same 64
+// registers and warps per SM as 128 x 16 at 8, half the tiles and lookbacks. The sweep, %
+// of the plain scan, one segment / uniform / power law / all 1: H200 90.4 / 96.4 / 96.6 /
+// 101.5 against 86.6 / 96.7 / 96.0 / 99.4 for 128 x 16; H100 99.9 / 100.7 / 100.6 / 100.4
+// against 98.3 / 100.2 / 99.7 / 100.6. 512 x 16 at 2 lost 1-7 on the H200. The minimum
+// is set, not left to the shared memory: every spill in this kernel cost 25-60 points
+// (128 x 16 at 9 blocks, 56 registers; wider lookback windows at 64).
 #pragma once
 
 #include <cstddef>
@@ -78,8 +81,8 @@ inline constexpr long long segmented_scan_l2_prefetch_min_input_bytes = 128ll <<
 constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t element_bytes) {
   if (element_bytes <= 4) {
     segmented_scan_tuning t{256, 32, 32, 3, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes,
-                            true, 128, 16};
-    t.pipeline_min_blocks_per_sm = 8;
+                            true, 256, 16};
+    t.pipeline_min_blocks_per_sm = 4;
     return t;
   }
   if (element_bytes <= 8)
