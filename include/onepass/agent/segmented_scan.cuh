@@ -247,6 +247,14 @@ struct key_heads {
   Eq eq;
   __device__ ONEPASS_FORCEINLINE bool ok() const { return true; }
 
+  // Asks L2 for the keys `ahead` tiles past `tile`, as the kernel does for the values: the
+  // keys are as many bytes as 4-byte values. Only for 16-byte aligned keys (the kernel's
+  // vector path, where the dispatcher has checked them).
+  __device__ ONEPASS_FORCEINLINE void prefetch_l2(index_t tile, index_t ahead, index_t tile_items, index_t n) const {
+    prefetch_tile_l2(keys, tile, ahead, tile_items * static_cast<index_t>(sizeof(Key)),
+                     n * static_cast<index_t>(sizeof(Key)));
+  }
+
   // The keys are loaded vector-striped like the values (coalesced, 128-bit where aligned
   // and N allows), each compared with the key before it (a neighbour lane's, or lane 31's
   // of the previous vector, or for a warp's first item the global key before it), and the
@@ -641,6 +649,13 @@ struct segmented_scan_shared {
   index_t tile;
 };
 
+// Whether a head source reads enough bytes of its own to prefetch them into L2 (scan by
+// key's keys; flags are a ninth of a 4-byte scan's bytes, bitmaps a 64th).
+template <class Heads, class = void>
+struct heads_prefetch_l2 : std::false_type {};
+template <class Heads>
+struct heads_prefetch_l2<Heads, std::void_t<decltype(&Heads::prefetch_l2)>> : std::true_type {};
+
 // Named barrier 1 over the first `warps` warps of the block (barrier 0 is __syncthreads).
 // Orders shared-memory accesses among them like __syncthreads.
 __device__ ONEPASS_FORCEINLINE void sync_first_warps(int warps) {
@@ -672,6 +687,8 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     shared.tile = counter.claim();
     prefetch_tile_l2(in, shared.tile, prefetch_tiles, tile_items * static_cast<index_t>(sizeof(T)),
                      n * static_cast<index_t>(sizeof(T)));
+    if constexpr (V > 1 && heads_prefetch_l2<Heads>::value)
+      source.prefetch_l2(shared.tile, prefetch_tiles, tile_items, n);
   }
   __syncthreads();
   const index_t tile = shared.tile;
