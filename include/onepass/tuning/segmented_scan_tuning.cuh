@@ -38,8 +38,8 @@
 // of the plain scan, one segment / uniform / power law / all 1: H200 90.4 / 96.4 / 96.6 /
 // 101.5 against 86.6 / 96.7 / 96.0 / 99.4 for 128 x 16; H100 99.9 / 100.7 / 100.6 / 100.4
 // against 98.3 / 100.2 / 99.7 / 100.6. 512 x 16 at 2 lost 1-7 on the H200. The minimum
-// is set, not left to the shared memory: every spill in this kernel cost 25-60 points
-// (128 x 16 at 9 blocks, 56 registers; wider lookback windows at 64).
+// is set, not left to the shared memory: the flags kernel's spills cost 25-60 points where
+// they were measured (128 x 16 at 9 blocks, 56 registers; wider lookback windows at 64).
 #pragma once
 
 #include <cstddef>
