@@ -34,18 +34,20 @@ using namespace onepass;
 template <int Threads, int Items, int MinBlocks, int PrefetchMiB = 2, int PipelineThreads = 0,
           int PipelineItems = 32, unsigned BackoffNs = 32, int PipelineMinBlocks = 0, int LookbackTiles = 1>
 struct row {
-  static constexpr tuning::segmented_scan_tuning value{Threads,
-                                                        Items,
-                                                        BackoffNs,
-                                                        MinBlocks,
-                                                        static_cast<long long>(PrefetchMiB) << 20,
-                                                        tuning::segmented_scan_l2_prefetch_min_input_bytes,
-                                                        PipelineThreads > 0,
-                                                        PipelineThreads > 0 ? PipelineThreads : 128,
-                                                        PipelineItems,
-                                                        4,
-                                                        LookbackTiles,
-                                                        PipelineMinBlocks};
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    tuning::segmented_scan_tuning t{Threads,
+                                    Items,
+                                    BackoffNs,
+                                    MinBlocks,
+                                    static_cast<long long>(PrefetchMiB) << 20,
+                                    tuning::segmented_scan_l2_prefetch_min_input_bytes,
+                                    PipelineThreads > 0,
+                                    PipelineThreads > 0 ? PipelineThreads : 128,
+                                    PipelineItems};
+    t.pipeline_lookback_tiles_per_lane = LookbackTiles;
+    t.pipeline_min_blocks_per_sm = PipelineMinBlocks;
+    return t;
+  }();
 };
 
 template <class T>
