@@ -2,12 +2,13 @@
 // per block; pipelined) at one size, CUB and the copy in the same run; each output verified before it is timed,
 // timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/scan_tuning.cuh (docs/perf/scan.md).
-//   scan_tuning_sweep [log2_n=28, may be fractional] [rows=large|small|lookback]
+//   scan_tuning_sweep [log2_n=28, may be fractional] [rows=large|small|lookback|clearing]
 // (int64 runs at half the count, so both types move the same bytes.) "large" compares
 // tile shapes and prefetch distances of the lookback agents; "small" compares the
 // production row (single-wave agent where it fits) with the lookback agents alone;
 // "lookback" compares the pipelined agent's lookback windows of 32 and 64 tiles, and the
-// one-tile agent at one more resident block per SM.
+// one-tile agent at one more resident block per SM; "clearing" compares the production
+// rows with and without the pipelined agent's self-clearing cooperative launch.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +47,24 @@ struct production_without_single_wave {
   }();
 };
 
+// A row of the production table with the pipelined agent's self-clearing cooperative
+// launch set as given, optionally another tile shape (0: the table's), the L2 prefetch at
+// every input size, and the pipelined agent from any tile count on (the single-wave
+// agent still takes what it fits).
+template <class T, bool Clears, int Threads = 0, int Items = 0, bool PrefetchAlways = false,
+          bool PipelineAlways = false>
+struct production_clearing {
+  static constexpr tuning::scan_tuning value = [] {
+    tuning::scan_tuning t = tuning::default_scan_tuning<T>::value;
+    t.pipeline_clears_workspace = Clears;
+    if (Threads) t.block_threads = Threads;
+    if (Items) t.items_per_thread = Items;
+    if (PrefetchAlways) t.l2_prefetch_min_input_bytes = 0;
+    if (PipelineAlways) t.pipeline_min_tiles_per_block = 0;
+    return t;
+  }();
+};
+
 template <class T>
 struct sweep {
   long long n;
@@ -67,31 +86,35 @@ struct sweep {
 
   template <class F>
   void measure(const char* name, F&& call) {
-    ONEPASS_CUDA_TRY(cudaMemset(out.get(), 0xA5, out.bytes()));
+    ONEPASS_CUDA_TRY(cudaMemsetAsync(out.get(), 0xA5, out.bytes(), time.stream()));  // ordered before the call
     call();
     ONEPASS_CUDA_TRY(cudaDeviceSynchronize());
     std::vector<T> got(static_cast<std::size_t>(n));
     ONEPASS_CUDA_TRY(cudaMemcpy(got.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
     const std::string diff = test::first_difference(expected, got);
     if (!diff.empty()) {
-      std::printf("  %-44s FAILED %s\n", name, diff.c_str());
+      std::printf("  %-62s FAILED %s\n", name, diff.c_str());
       ++failures;
       return;
     }
     const auto t = time.run(call);
     const double gbps = 2.0 * n * sizeof(T) / t.median / 1e6;
-    std::printf("  %-44s %7.3f ms  %5.1f%% of copy\n", name, t.median, 100 * gbps / copy_gbps);
+    std::printf("  %-62s %7.3f ms  %5.1f%% of copy\n", name, t.median, 100 * gbps / copy_gbps);
   }
 
   template <class Row>
   void try_row() {
     constexpr auto r = Row::value;
-    char name[80];
+    char name[120];
     char one_tile[40];
     std::snprintf(one_tile, sizeof one_tile, "one tile min%d", r.min_blocks_per_sm);
-    std::snprintf(name, sizeof name, "%dx%d %s%s L2+%lldMiB lb%d", r.block_threads, r.items_per_thread,
-                  r.single_wave ? "single wave/" : "", r.pipelined ? "pipelined" : one_tile,
-                  r.l2_prefetch_bytes >> 20, r.pipelined ? 32 * r.pipeline_lookback_tiles_per_lane : 32);
+    // "L2+2MiB>=128MiB": the prefetch distance and the smallest input that gets it;
+    // "from 2.5": the pipelined agent from that many tiles per resident block.
+    std::snprintf(name, sizeof name, "%dx%d %s%s%s L2+%lldMiB>=%lldMiB lb%d from %.1f", r.block_threads,
+                  r.items_per_thread, r.single_wave ? "single wave/" : "", r.pipelined ? "pipelined" : one_tile,
+                  r.pipelined && r.pipeline_clears_workspace ? " clears" : "", r.l2_prefetch_bytes >> 20,
+                  r.l2_prefetch_min_input_bytes >> 20, r.pipelined ? 32 * r.pipeline_lookback_tiles_per_lane : 32,
+                  r.pipelined ? r.pipeline_min_tiles_per_block : 0.0);
     bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::scan_plan<T, Row>::workspace_bytes(n)));
     measure(name, [&] {
       onepass::detail::scan_dispatch<false, Row>(in.get(), n, out.get(), T{}, plus{}, workspace{ws.get(), ws.bytes()}, time.stream());
@@ -159,8 +182,40 @@ int main(int argc, char** argv) try {
     }
     return failures ? 1 : 0;
   }
+  if (rows == "clearing") {
+    // The production rows with the dispatcher's memset (two launches) against the
+    // cooperative pipelined kernel that clears its own workspace (one launch), the same
+    // with the L2 prefetch at every size, and with the pipelined agent from any tile count
+    // (below 2.5 tiles per resident block the table runs one tile per block); the rows
+    // alternated twice. (16 KiB tiles, 256 x 16 / 256 x 8, lost 2-5 points to the 32 KiB
+    // rows at 2^23-2^28 on an H200, cleared or not: docs/perf/scan.md.)
+    {
+      sweep<int> s(n, time);
+      s.try_cub();
+      for (int round = 0; round < 2; ++round) {
+        s.try_row<production_clearing<int, false>>();
+        s.try_row<production_clearing<int, true>>();
+        s.try_row<production_clearing<int, true, 0, 0, true>>();
+        s.try_row<production_clearing<int, true, 0, 0, false, true>>();
+      }
+      failures += s.failures;
+    }
+    {
+      sweep<long long> s(n / 2, time);
+      s.try_cub();
+      for (int round = 0; round < 2; ++round) {
+        s.try_row<production_clearing<long long, false>>();
+        s.try_row<production_clearing<long long, true>>();
+        s.try_row<production_clearing<long long, true, 0, 0, true>>();
+        s.try_row<production_clearing<long long, true, 0, 0, false, true>>();
+      }
+      failures += s.failures;
+    }
+    return failures ? 1 : 0;
+  }
   if (rows != "large") {
-    std::fprintf(stderr, "scan_tuning_sweep: rows must be large, small or lookback, not %s\n", rows.c_str());
+    std::fprintf(stderr, "scan_tuning_sweep: rows must be large, small, lookback or clearing, not %s\n",
+                 rows.c_str());
     return 2;
   }
   {

@@ -100,54 +100,64 @@ TEST(Scan, ExclusiveInitIsFirstOutputAndSeedsTheRest) {
   EXPECT_EQ(out.download(), (std::vector<int>{100, 103, 104, 108, 109}));
 }
 
-// Workspace style under stream capture: the captured graph is replayed on new inputs.
+// Workspace style under stream capture: the captured graph is replayed on new inputs,
+// with the same workspace each time. The smaller size takes the single-wave agent, the
+// larger the pipelined one, which clears the descriptors its previous replay left.
 TEST(Scan, WorkspaceStyleInCudaGraph) {
   ONEPASS_REQUIRE_GPU();
-  const long long n = std::min(max_test_items(), 3ll * 4096 * 16 + 77);
-  device_buffer<float> in(n), out(n);
-  device_buffer<unsigned char> ws(static_cast<long long>(onepass::scan_workspace_bytes<float>(n)));
-  cudaStream_t stream;
-  ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  ONEPASS_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  onepass::exclusive_scan(in.get(), n, out.get(), 1.0f, onepass::plus{}, workspace{ws.get(), ws.bytes()}, stream);
-  ONEPASS_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-  cudaGraphExec_t exec;
-  ONEPASS_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int replay = 0; replay < 3; ++replay) {
-    const auto host = random_vector<float>(n, 77 + replay);
-    in.upload(host);
-    out.poison();
-    ONEPASS_CHECK_CUDA(cudaGraphLaunch(exec, stream));
-    ONEPASS_CHECK_CUDA(cudaStreamSynchronize(stream));
-    EXPECT_EQ(first_difference(reference_scan(host, kind::exclusive, 1.0f, onepass::plus{}), out.download()), "")
-        << "replay " << replay;
+  for (long long size : {3ll * 4096 * 16 + 77, (1ll << 23) + 77}) {
+    const long long n = std::min(max_test_items(), size);
+    SCOPED_TRACE("n=" + std::to_string(n));
+    device_buffer<float> in(n), out(n);
+    device_buffer<unsigned char> ws(static_cast<long long>(onepass::scan_workspace_bytes<float>(n)));
+    cudaStream_t stream;
+    ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    cudaGraph_t graph;
+    ONEPASS_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    onepass::exclusive_scan(in.get(), n, out.get(), 1.0f, onepass::plus{}, workspace{ws.get(), ws.bytes()}, stream);
+    ONEPASS_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    ONEPASS_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 3; ++replay) {
+      const auto host = random_vector<float>(n, 77 + replay);
+      in.upload(host);
+      out.poison();
+      ONEPASS_CHECK_CUDA(cudaGraphLaunch(exec, stream));
+      ONEPASS_CHECK_CUDA(cudaStreamSynchronize(stream));
+      EXPECT_EQ(first_difference(reference_scan(host, kind::exclusive, 1.0f, onepass::plus{}), out.download()), "")
+          << "replay " << replay;
+    }
+    ONEPASS_CHECK_CUDA(cudaGraphExecDestroy(exec));
+    ONEPASS_CHECK_CUDA(cudaGraphDestroy(graph));
+    ONEPASS_CHECK_CUDA(cudaStreamDestroy(stream));
   }
-  ONEPASS_CHECK_CUDA(cudaGraphExecDestroy(exec));
-  ONEPASS_CHECK_CUDA(cudaGraphDestroy(graph));
-  ONEPASS_CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
 // Two scans in flight at once on two streams, each with its own workspace (simple style
-// allocates stream-ordered scratch per call).
+// allocates stream-ordered scratch per call). Both sizes launch cooperatively, each grid
+// as large as what fits on the GPU: 2^22 + 3 int32 items take the single-wave agent,
+// 2^23 + 3 the pipelined one, which clears its own workspace.
 TEST(Scan, TwoStreamsAtOnce) {
   ONEPASS_REQUIRE_GPU();
-  const long long n = std::min(max_test_items(), (1ll << 22) + 3);
-  const auto a = random_vector<int>(n, 1), b = random_vector<int>(n, 2);
-  device_buffer<int> in_a(a), in_b(b), out_a(n), out_b(n);
-  cudaStream_t s1, s2;
-  ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
-  ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
-  for (int round = 0; round < 4; ++round) {
-    onepass::inclusive_scan(in_a.get(), n, out_a.get(), onepass::plus{}, s1);
-    onepass::exclusive_scan(in_b.get(), n, out_b.get(), 7, onepass::maximum{}, s2);
+  for (long long size : {(1ll << 22) + 3, (1ll << 23) + 3}) {
+    const long long n = std::min(max_test_items(), size);
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const auto a = random_vector<int>(n, 1), b = random_vector<int>(n, 2);
+    device_buffer<int> in_a(a), in_b(b), out_a(n), out_b(n);
+    cudaStream_t s1, s2;
+    ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    ONEPASS_CHECK_CUDA(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    for (int round = 0; round < 4; ++round) {
+      onepass::inclusive_scan(in_a.get(), n, out_a.get(), onepass::plus{}, s1);
+      onepass::exclusive_scan(in_b.get(), n, out_b.get(), 7, onepass::maximum{}, s2);
+    }
+    ONEPASS_CHECK_CUDA(cudaStreamSynchronize(s1));
+    ONEPASS_CHECK_CUDA(cudaStreamSynchronize(s2));
+    EXPECT_EQ(first_difference(reference_scan(a, kind::inclusive, 0, onepass::plus{}), out_a.download()), "");
+    EXPECT_EQ(first_difference(reference_scan(b, kind::exclusive, 7, onepass::maximum{}), out_b.download()), "");
+    ONEPASS_CHECK_CUDA(cudaStreamDestroy(s1));
+    ONEPASS_CHECK_CUDA(cudaStreamDestroy(s2));
   }
-  ONEPASS_CHECK_CUDA(cudaStreamSynchronize(s1));
-  ONEPASS_CHECK_CUDA(cudaStreamSynchronize(s2));
-  EXPECT_EQ(first_difference(reference_scan(a, kind::inclusive, 0, onepass::plus{}), out_a.download()), "");
-  EXPECT_EQ(first_difference(reference_scan(b, kind::exclusive, 7, onepass::maximum{}), out_b.download()), "");
-  ONEPASS_CHECK_CUDA(cudaStreamDestroy(s1));
-  ONEPASS_CHECK_CUDA(cudaStreamDestroy(s2));
 }
 
 // --- more than 2^31 items ---------------------------------------------------------------
@@ -229,6 +239,18 @@ struct forced_pipeline_wide_lookback {
   }();
 };
 
+// The pipelined agent as it ran before it cleared its own workspace: a memset of the
+// descriptors and the counter, then a normal launch (the production rows clear in the
+// kernel, launched cooperatively).
+template <class T>
+struct forced_pipeline_memset {
+  static constexpr tuning::scan_tuning value = [] {
+    tuning::scan_tuning t = forced_pipeline<T>::value;
+    t.pipeline_clears_workspace = false;
+    return t;
+  }();
+};
+
 // The one-tile-per-block agent (not the single-wave one) with the L2 prefetch forced on
 // at every size.
 template <class T>
@@ -274,6 +296,19 @@ TEST(ScanStress, StalledTilesNeitherDeadlockNorReadStaleValues) {
   check_stalled<unsigned, onepass::plus, forced_prefetch_one_tile<unsigned>>(n, onepass::plus{});
   check_stalled<unsigned, onepass::plus, forced_pipeline_wide_lookback<unsigned>>(n, onepass::plus{});
   check_stalled<affine, compose, forced_pipeline_wide_lookback<affine>>(n, compose{});
+  check_stalled<unsigned, onepass::plus, forced_pipeline_memset<unsigned>>(n, onepass::plus{});
+  check_stalled<affine, compose, forced_pipeline_memset<affine>>(n, compose{});
+}
+
+// A workspace whose every 64-bit word reads as a published PREFIX of 7 (and whose tile
+// counter is far past the end): what a buffer left over from another scan may hold.
+// Whether the dispatcher clears it with a memset or the pipelined kernel clears it
+// itself, none of it may reach the output.
+void fill_with_stale_descriptors(device_buffer<unsigned char>& ws) {
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(ws.size()));
+  const unsigned long long stale = (static_cast<unsigned long long>(onepass::lookback::tile_status::prefix) << 32) | 7u;
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(stale >> (8 * (i % 8)));
+  ws.upload(bytes);
 }
 
 // --- the pipelined agent (and the prefetching one-tile agent) at every size --------------
@@ -296,6 +331,7 @@ void check_pipelined(std::uint64_t seed, std::vector<long long> extra_sizes = {}
         SCOPED_TRACE(std::string(type_name<T>()) + " " + kind_name(k) + " n=" + std::to_string(n) +
                      (in_place ? " in place" : ""));
         out.poison();
+        fill_with_stale_descriptors(ws);
         if (in_place) ONEPASS_CHECK_CUDA(cudaMemcpy(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice));
         const T* src = in_place ? out.get() : in.get();
         const workspace w{ws.get(), ws.bytes()};
@@ -324,6 +360,8 @@ TEST(ScanPipelined, EverySizeTypeAndKindInPlaceOrNot) {
   check_pipelined<affine, compose>(6);  // non-commutative: any reordering shows
   check_pipelined<int, onepass::plus, forced_pipeline_wide_lookback>(7);
   check_pipelined<affine, compose, forced_pipeline_wide_lookback>(8);
+  check_pipelined<int, onepass::plus, forced_pipeline_memset>(9);
+  check_pipelined<affine, compose, forced_pipeline_memset>(10);
 }
 
 TEST(ScanPrefetch, OneTileAgentEverySizeAndKindInPlaceOrNot) {

@@ -54,6 +54,8 @@
 // took 36 KiB instead of 32.
 #pragma once
 
+#include <cooperative_groups.h>
+
 #include <cstring>
 
 #include "onepass/agent/scan_tile.cuh"
@@ -211,8 +213,17 @@ struct pipeline_reduction {
 
 // in and out 16-byte aligned. Any grid size works (see above); the dispatcher launches
 // as many blocks as are resident at once.
+//
+// ClearsWorkspace: the kernel is launched cooperatively (every block resident) and needs
+// no cleared workspace, so the dispatcher's memset and its launch go away. Block b takes
+// tiles b, b + G and b + 2G for its first three stages without the counter (G blocks;
+// the same tiles, in the same order, that the first claims hand out when all blocks start
+// together), and while the first two tiles' loads fly the grid clears the descriptors,
+// block 0 sets the counter to 3G, and a grid barrier orders both before the first
+// publication and the first claim. The deadlock argument above still holds: each block's
+// tiles increase (b < b + G < b + 2G < every later claim).
 template <class T, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
-          int LookbackTilesPerLane = 1>
+          int LookbackTilesPerLane = 1, bool ClearsWorkspace = false>
 __global__ void __launch_bounds__(
     BlockThreads, (scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
     scan_pipeline_kernel(const T* in, T* out, index_t n, T init, Op op,
@@ -264,16 +275,28 @@ __global__ void __launch_bounds__(
 
   // Prologue: tiles for stages 0, 1 and 2 (A, B and C of step 0) claimed, the first two
   // loading; stage 0's aggregate published.
-  if (tid == 0) {
-    claim_into(0);
-    claim_into(1);
-    claim_into(2);
+  reduction reduced_a;  // this step's A, reduced a step ago
+  if constexpr (ClearsWorkspace) {
+    const index_t blocks = gridDim.x;
+    const index_t first = blockIdx.x;
+    if (tid < S) claimed[tid] = first + tid * blocks;
+    start_loads(0, first);
+    start_loads(1, first + blocks);
+    state.clear_part(tiles, first * BlockThreads + tid, blocks * BlockThreads);
+    if (first == 0 && tid == 0) counter.reset(S * blocks);
+    cooperative_groups::this_grid().sync();  // a grid-scope fence and a block barrier
+    publish_aggregate(0, first, reduced_a);
+  } else {
+    if (tid == 0) {
+      claim_into(0);
+      claim_into(1);
+      claim_into(2);
+    }
+    __syncthreads();
+    start_loads(0, claimed[0]);
+    start_loads(1, claimed[1]);
+    publish_aggregate(0, claimed[0], reduced_a);  // waits for group 0 (group 1 may still fly)
   }
-  __syncthreads();
-  start_loads(0, claimed[0]);
-  start_loads(1, claimed[1]);
-  reduction reduced_a;                          // this step's A, reduced a step ago
-  publish_aggregate(0, claimed[0], reduced_a);  // waits for group 0 (group 1 may still fly)
 
   for (int step = 0;; ++step) {
     const int a = step % S, b = (step + 1) % S, c = (step + 2) % S;

@@ -1,7 +1,8 @@
 // onepass/device/dispatch_scan.cuh — sizes the production scan's workspace, checks the
 // arguments and launches: one cooperative kernel when every tile fits on the GPU at once
-// (the single-wave agent), otherwise one memset (tile counter + descriptors) and one
-// lookback kernel (the pipelined or the one-tile agent).
+// (the single-wave agent); otherwise the pipelined agent, which the tuning may let clear
+// its own workspace (one cooperative launch), or one memset (tile counter + descriptors)
+// and one lookback kernel (the pipelined or the one-tile agent).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -101,7 +102,6 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
       return;
     }
   }
-  ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
   lookback::tile_counter counter(base);
   lookback::tile_state<T> state(base + plan::counter_bytes);
   const dim3 grid(static_cast<unsigned>(tiles));
@@ -109,8 +109,11 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
       plan::tile_items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
       plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), is_vector_aligned(in));
   if constexpr (plan::tuning.pipelined && 16 % sizeof(T) == 0) {
+    // With pipeline_clears_workspace the kernel is launched cooperatively and clears its
+    // own descriptors and counter: no memset (the grid fits at once by construction).
+    constexpr bool clears = plan::tuning.pipeline_clears_workspace;
     constexpr auto kernel = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay,
-                                                 plan::tuning.pipeline_lookback_tiles_per_lane>;
+                                                 plan::tuning.pipeline_lookback_tiles_per_lane, clears>;
     constexpr int shared_bytes = scan_pipeline_layout<T, threads, items>::shared_bytes;
     // With few tiles per resident block the pipeline never fills (a block claims three
     // tiles up front) and one tile per block is faster (docs/perf/scan.md).
@@ -119,11 +122,18 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
                        plan::tuning.pipeline_min_tiles_per_block * static_cast<double>(resident);
     if (aligned && fills) {
       const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
-      launch(kernel, persistent, threads, shared_bytes, stream, in, out, n, init, op, state, counter,
-             plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
+      if constexpr (clears) {
+        launch_cooperative(kernel, persistent, threads, shared_bytes, stream, in, out, n, init, op, state,
+                           counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
+      } else {
+        ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
+        launch(kernel, persistent, threads, shared_bytes, stream, in, out, n, init, op, state, counter,
+               plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
+      }
       return;
     }
   }
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
   if (aligned) {
     launch(scan_kernel<T, Op, threads, items, V, Exclusive, Delay, min_blocks>, grid, threads, 0,
            stream, in, out, n, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,

@@ -20,7 +20,10 @@
 //
 // Descriptors must read INVALID (all zero) when a launch starts: dispatchers clear them
 // with a stream-ordered memset before the kernel, so kernel-boundary ordering makes the
-// clearing visible and a descriptor from an earlier launch is never read.
+// clearing visible and a descriptor from an earlier launch is never read. A kernel
+// launched cooperatively may instead clear them itself (clear_part by every thread of
+// the grid, then a grid barrier, whose fence orders the clearing before any publication
+// or read): agent/scan_pipeline.cuh does, saving the memset's launch.
 //
 // The same code compiles for the host (cuda::atomic_ref works on std memory there), which
 // lets tests drive the protocol from many CPU threads under ThreadSanitizer.
@@ -74,6 +77,18 @@ class tile_state {
     const descriptor_word tag = static_cast<descriptor_word>(s) << 32;
     for (int w = 0; w < words_per_tile; ++w) {
       word(tile, w).store(tag | chunks[w], cuda::std::memory_order_relaxed);
+    }
+  }
+
+  // Sets every descriptor of tiles [0, num_tiles) to INVALID, as thread `rank` of
+  // `count` threads that share the work (each clears the words rank, rank + count, ...).
+  // A contiguous state only (not one of several interleaved ones). The caller orders the
+  // clearing before every use, across the whole grid (a grid barrier).
+  ONEPASS_HD ONEPASS_FORCEINLINE void clear_part(index_t num_tiles, index_t rank, index_t count) const {
+    const index_t words = num_tiles * words_per_tile;
+    for (index_t w = rank; w < words; w += count) {
+      cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(words_[w]).store(
+          0, cuda::std::memory_order_relaxed);
     }
   }
 
@@ -179,6 +194,14 @@ class tile_counter {
   ONEPASS_HD ONEPASS_FORCEINLINE index_t claim() const {
     cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> c(*counter_);
     return static_cast<index_t>(c.fetch_add(1ull, cuda::std::memory_order_relaxed));
+  }
+
+  // Makes the next claim return `first`: for a kernel that hands out its first tiles
+  // without the counter and sets it itself (in place of the dispatcher's memset), before
+  // a grid barrier that orders the store before every claim.
+  ONEPASS_HD ONEPASS_FORCEINLINE void reset(index_t first) const {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> c(*counter_);
+    c.store(static_cast<unsigned long long>(first), cuda::std::memory_order_relaxed);
   }
 
  private:

@@ -34,7 +34,8 @@ struct scan_tuning {
   // tile per block wins at 2.3 tiles per resident block (int32 71.2% of the copy against
   // 67.7%; int64 level), the pipelined agent from 2.7 up (int32 +2.7 to +3.8 points,
   // int64 0 to +3.5), hence 2.5. (It was 4 until the one-tile agent's parked tiles and
-  // the L2 prefetch; tests set 0 to run the pipelined agent at every size.)
+  // the L2 prefetch; tests set 0 to run the pipelined agent at every size. Since the
+  // pipelined agent clears its own workspace, 8-byte rows use 0: see the table below.)
   double pipeline_min_tiles_per_block = 4;
   // How far ahead of its own tile a block asks L2 to prefetch the input (one tile's
   // worth), in bytes, rounded down to whole tiles; 0 = no prefetch. Both agents; only
@@ -53,6 +54,10 @@ struct scan_tuning {
   // many consecutive descriptors per round trip (lookback::lookback_warp), 32 times that
   // in all. The one-tile agent always reads 32 (64 cost it 3-13 points on an H200).
   int pipeline_lookback_tiles_per_lane = 1;
+  // The pipelined agent launched cooperatively, clearing its own descriptors and tile
+  // counter behind a grid barrier (agent/scan_pipeline.cuh), in place of a memset before
+  // it: one launch a call instead of two.
+  bool pipeline_clears_workspace = false;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
 };
 
@@ -63,12 +68,19 @@ inline constexpr long long scan_l2_prefetch_min_input_bytes = 128ll << 20;
 // Pipelined lookback windows: 64 tiles for 4-byte types (+0.2 to +1.2 points of the copy
 // at 2^28-2^30 on an H200 in four runs, -0.2 on an H100), 32 for 8-byte types (64 went
 // -1.1 to +0.6: no clear gain; their descriptors are two words a tile). 128 and 256 lost
-// in every row (docs/perf/scan.md).
+// in every row (docs/perf/scan.md). The pipelined agent clears its own workspace (one
+// cooperative launch, no memset): int32 +1.2 to +2.8 points of the copy at 2^23-2^25 on
+// an H200, +0.6 at 2^26, level at 2^28; int64 +0.2 to +1.2. With that, 8-byte types take
+// the pipelined agent wherever the single-wave agent does not (from 0 tiles per resident
+// block): int64 at 2^21.2 (589 tiles, 2.2 a resident block) went from 70.2-70.5% of the copy
+// with one tile per block to 78.8-79.0% (CUB 77.5%). 4-byte types keep 2.5, the single-wave
+// agent's own limit on sm_90 (5 blocks of it a SM, 2 of the pipelined one), so on those
+// GPUs they never run one tile per block when aligned.
 constexpr scan_tuning scan_tuning_for_size(std::size_t element_bytes) {
   if (element_bytes <= 4)
-    return {256, 32, 32, 5, true, 2.5, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 2};
+    return {256, 32, 32, 5, true, 2.5, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 2, true};
   if (element_bytes <= 8)
-    return {256, 16, 32, 4, true, 2.5, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 1};
+    return {256, 16, 32, 4, true, 0, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 1, true};
   return {128, 4, 32, 0, false};
 }
 
