@@ -4,7 +4,9 @@
 // run; every count and item verified against the CPU reference before it is timed,
 // timed like onepass-bench (bench/gpu.cuh), rates on bytes read + written.
 // Used to choose the rows of include/onepass/tuning/select_tuning.cuh (docs/perf/select.md).
-//   select_tuning_sweep [log2_n=28]
+//   select_tuning_sweep [log2_n=28] [rows=all|stores]
+// ("stores": the one-tile kernel's packed items written one store an item against 16
+// bytes a store, on the tables where production runs that kernel, and partition.)
 // (8-byte items run at half the count, so both sizes move the same bytes.)
 #include <cstdint>
 #include <cstdio>
@@ -25,6 +27,14 @@ template <int Threads, int Items, int PrefetchMiB, int RegisterRows = 0, int Sha
 struct row {
   static constexpr tuning::select_tuning value{
       Threads, Items, 32, static_cast<long long>(PrefetchMiB) << 20, 0, RegisterRows, SharedItems, MinBlocks};
+};
+
+// The one-tile kernel (2 MiB prefetch) with its packed items written one store an item
+// or 16 bytes a store.
+template <int Items, bool VectorStores>
+struct one_tile_row {
+  static constexpr tuning::select_tuning value{
+      128, Items, 32, 2ll << 20, 0, 0, 0, 0, true, VectorStores};
 };
 
 // flagged: select_flagged with uint8 flags that say what select_if's predicate would.
@@ -119,8 +129,8 @@ struct sweep {
       std::snprintf(name, sizeof name, "%d x (%d rows + %d shared) L2+%lldMiB min%d", r.block_threads,
                     r.register_rows, r.shared_items, r.l2_prefetch_bytes >> 20, r.split_min_blocks_per_sm);
     else
-      std::snprintf(name, sizeof name, "one tile %dx%d L2+%lldMiB", r.block_threads, r.items_per_thread,
-                    r.l2_prefetch_bytes >> 20);
+      std::snprintf(name, sizeof name, "one tile %dx%d L2+%lldMiB%s", r.block_threads, r.items_per_thread,
+                    r.l2_prefetch_bytes >> 20, r.vector_stores ? " 16-byte stores" : "");
     bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::select_plan<T, Row>::workspace_bytes(n)));
     const workspace w{ws.get(), ws.bytes()};
     measure(name, [&] {
@@ -184,6 +194,18 @@ int run_table(long long n, op what, int keep, bench::timer& time, double copy_gb
   return s.failures;
 }
 
+// The one-tile kernel's stores, one an item against 16 bytes a store, alternated twice.
+template <class T, int Items>
+int run_stores_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
+  sweep<T> s(n, what, keep, time, copy_gbps);
+  s.try_cub();
+  for (int round = 0; round < 2; ++round) {
+    s.template try_row<one_tile_row<Items, false>>();
+    s.template try_row<one_tile_row<Items, true>>();
+  }
+  return s.failures;
+}
+
 int main(int argc, char** argv) try {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -206,6 +228,20 @@ int main(int argc, char** argv) try {
                 static_cast<long long>(a.bytes()));
   }
   int failures = 0;
+  if (argc > 2 && std::string(argv[2]) == "stores") {
+    for (int keep : {1, 50, 99}) failures += run_stores_table<unsigned, 64>(n, op::select, keep, time, copy_gbps);
+    failures += run_stores_table<unsigned, 64>(n, op::flagged, 50, time, copy_gbps);
+    failures += run_stores_table<unsigned, 64>(n, op::partition, 50, time, copy_gbps);
+    failures += run_stores_table<unsigned, 64>(n, op::unique, 1, time, copy_gbps);
+    failures += run_stores_table<unsigned, 64>(n, op::unique, 4, time, copy_gbps);
+    failures += run_stores_table<unsigned long long, 32>(n / 2, op::select, 50, time, copy_gbps);
+    failures += run_stores_table<unsigned long long, 32>(n / 2, op::flagged, 50, time, copy_gbps);
+    return failures ? 1 : 0;
+  }
+  if (argc > 2 && std::string(argv[2]) != "all") {
+    std::fprintf(stderr, "select_tuning_sweep: rows must be all or stores, not %s\n", argv[2]);
+    return 2;
+  }
   for (int keep : {1, 50, 99}) failures += run_table<unsigned, 64, 32>(n, op::select, keep, time, copy_gbps);
   failures += run_table<unsigned, 64, 32>(n, op::flagged, 50, time, copy_gbps);
   failures += run_table<unsigned, 64, 32>(n, op::partition, 50, time, copy_gbps);

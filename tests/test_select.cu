@@ -845,6 +845,17 @@ struct one_tile_kernel_only {
   }();
 };
 
+// The one-tile kernel with one store an item (production writes 4- and 8-byte items 16
+// bytes a store), so the scalar store loop stays tested on them.
+template <class T>
+struct one_tile_scalar_stores {
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t = one_tile_kernel_only<T>::value;
+    t.vector_stores = false;
+    return t;
+  }();
+};
+
 // The split tile for every job it can run on 4-byte items (production gives it their
 // partitions only): 32 rows in registers, 4096 items in shared memory.
 template <class T>
@@ -924,6 +935,8 @@ TEST(SelectStress, OneTileKernelOnAlignedItems) {
   check_stalled<unsigned, one_tile_kernel_only<unsigned>>(n);
   check_stalled<double, one_tile_kernel_only<double>>(n);
   check_stalled<unsigned, one_tile_kernel_only<unsigned>>(8192 + 3);
+  check_stalled<unsigned, one_tile_scalar_stores<unsigned>>(n);
+  check_stalled<double, one_tile_scalar_stores<double>>(n);
 }
 
 }  // namespace

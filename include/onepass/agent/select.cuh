@@ -9,7 +9,8 @@
 //   3. warp 0 publishes the tile's count, looks back over the predecessors' counts
 //      (decoupled lookback on 64-bit counts) and publishes the running total;
 //   4. the kept items are packed in shared memory (for a partition, the rejected ones
-//      from the other end) and the block writes them out contiguously, coalesced.
+//      from the other end) and the block writes them out contiguously, coalesced, 16
+//      bytes a store where the tuning says so (store_packed).
 // Every item is read once and every kept item written once: one pass. The last tile
 // writes the total count. Where the tuning says so, aligned inputs run the split tile
 // instead (agent/select_split.cuh: 8-byte items, 4-byte partitions); this kernel is then
@@ -23,6 +24,8 @@
 // writes the value already there.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "onepass/agent/scan_tile.cuh"
@@ -149,6 +152,41 @@ struct select_shared {
   index_t tile;
 };
 
+// Writes items [0, count) of a packed buffer, item k read as read(k), to dst[0, count),
+// the block's threads sharing the work. VectorStores (for 4- and 8-byte items, when there
+// is at least one 16-byte vector a thread): a scalar head up to dst's next 16-byte
+// boundary, then one 16-byte store a thread per 16/sizeof(T) consecutive items (their
+// shared-memory reads are at most 2-way bank conflicts with packed_layout's padding),
+// then a scalar tail; the same bytes as the scalar loop, so in-place calls stay safe.
+// Both loops are unrolled so several reads are in flight.
+template <bool VectorStores, int Threads, class T, class Read>
+__device__ ONEPASS_FORCEINLINE void store_packed(T* dst, int count, Read read) {
+  const int tid = static_cast<int>(threadIdx.x);
+  int done = 0;
+  if constexpr (VectorStores && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    constexpr int V = static_cast<int>(16 / sizeof(T));
+    if (count >= Threads * V) {  // uniform; below it the scalar loop is one round or so
+      const int misaligned = static_cast<int>((reinterpret_cast<std::uintptr_t>(dst) % 16) / sizeof(T));
+      const int head = misaligned == 0 ? 0 : V - misaligned;
+      if (tid < head) dst[tid] = read(tid);
+      const int vectors = (count - head) / V;
+      uint4* body = reinterpret_cast<uint4*>(dst + head);
+#pragma unroll 4
+      for (int m = tid; m < vectors; m += Threads) {
+        T v[V];
+#pragma unroll
+        for (int i = 0; i < V; ++i) v[i] = read(head + m * V + i);
+        uint4 chunk;
+        std::memcpy(&chunk, v, 16);
+        body[m] = chunk;
+      }
+      done = head + vectors * V;
+    }
+  }
+#pragma unroll 4
+  for (int k = done + tid; k < count; k += Threads) dst[k] = read(k);
+}
+
 // Thread 0 claims the block's tile and asks L2 to prefetch the one `prefetch_tiles`
 // ahead; every thread gets the tile (through `slot`, in shared memory) after a barrier.
 template <class T>
@@ -164,7 +202,7 @@ __device__ ONEPASS_FORCEINLINE index_t claim_select_tile(lookback::tile_counter&
 }
 
 // out_rejected == nullptr: a select (rejected items are dropped); otherwise a partition.
-template <class Job, int Threads, int N, int V, class Delay>
+template <class Job, int Threads, int N, int V, class Delay, bool VectorStores = false>
 __global__ void __launch_bounds__(Threads)
     select_kernel(Job job, index_t n, typename Job::value_type* out, typename Job::value_type* out_rejected,
                   index_t* count_out, index_t num_tiles, lookback::tile_state<index_t> state,
@@ -230,12 +268,13 @@ __global__ void __launch_bounds__(Threads)
   __syncthreads();
 
   const index_t prefix = shared.tile_prefix;
-  for (int k = static_cast<int>(threadIdx.x); k < tile_kept; k += Threads) out[prefix + k] = shared.packed[pack::slot(k)];
+  store_packed<VectorStores, Threads>(out + prefix, tile_kept, [&](int k) { return shared.packed[pack::slot(k)]; });
   if (out_rejected != nullptr) {
     const index_t tile_valid = n - tile_begin < tile_items ? n - tile_begin : tile_items;
     const int rejected = static_cast<int>(tile_valid) - tile_kept;
     T* dst = out_rejected + (tile_begin - prefix);  // items before the tile minus those kept
-    for (int k = static_cast<int>(threadIdx.x); k < rejected; k += Threads) dst[k] = shared.packed[pack::slot(tile_items - 1 - k)];
+    store_packed<VectorStores, Threads>(dst, rejected,
+                                        [&](int k) { return shared.packed[pack::slot(tile_items - 1 - k)]; });
   }
   if (tile == num_tiles - 1 && threadIdx.x == 0) *count_out = prefix + tile_kept;
 }

@@ -150,12 +150,13 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
       return;
     }
   }
+  constexpr bool vector_stores = plan::tuning.vector_stores;
   if (aligned) {
-    launch(select_kernel<Job, threads, items, V, Delay>, grid, threads, 0, stream, job, n, out, out_rejected,
-           count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
+    launch(select_kernel<Job, threads, items, V, Delay, vector_stores>, grid, threads, 0, stream, job, n, out,
+           out_rejected, count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
   } else {
-    launch(select_kernel<Job, threads, items, 1, Delay>, grid, threads, 0, stream, job, n, out, out_rejected,
-           count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
+    launch(select_kernel<Job, threads, items, 1, Delay, vector_stores>, grid, threads, 0, stream, job, n, out,
+           out_rejected, count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
   }
 }
 

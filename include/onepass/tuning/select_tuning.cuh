@@ -33,6 +33,11 @@ struct select_tuning {
   int split_min_blocks_per_sm = 0;
   // With a split tile: whether select_if and unique use it too (false: partitions only).
   bool split_selects = true;
+  // The one-tile kernel writes its packed items with 16-byte stores (4- and 8-byte items;
+  // agent/select.cuh, store_packed) instead of one store an item. Measured at 2^28 on an
+  // H200 (docs/perf/select.md): uint32 select +1.8 points of the copy with half kept, +4.2
+  // with 99% kept, select_flagged +1.1, level at 1% kept and for unique with runs of 4.
+  bool vector_stores = false;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr bool split_tile_fits() const {
     return register_rows == 0 || block_threads * register_rows + shared_items == tile_items();
@@ -61,7 +66,7 @@ constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
   if (element_bytes == 4 || element_bytes == 8) {
     const int rows = static_cast<int>(128 / element_bytes);
     return {128,  items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes, rows, 128 * (items - rows),
-            8,    element_bytes == 8};
+            8,    element_bytes == 8, true};
   }
   return {128, items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes};
 }
