@@ -50,6 +50,17 @@ struct row {
   }();
 };
 
+// The production row with the pipelined kernel after a memset of its descriptors, as
+// before it cleared them itself (rows above clear nothing themselves either).
+template <class T>
+struct production_without_clearing {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::default_segmented_scan_tuning<T>::value;
+    t.pipeline_clears_workspace = false;
+    return t;
+  }();
+};
+
 template <class T>
 struct sweep {
   long long n;
@@ -152,9 +163,10 @@ struct sweep {
       char name[96];
       const char* what = by_key ? "keys" : "flags";
       if (v.pipelined && !by_key)
-        std::snprintf(name, sizeof name, "%s pipelined %dx%d min %d L2+%lldMiB wait %uns x%d", what,
+        std::snprintf(name, sizeof name, "%s pipelined %dx%d min %d L2+%lldMiB wait %uns x%d%s", what,
                       v.pipeline_block_threads, v.pipeline_items_per_thread, v.pipeline_min_blocks_per_sm,
-                      v.l2_prefetch_bytes >> 20, v.lookback_backoff_ns, v.pipeline_lookback_tiles_per_lane);
+                      v.l2_prefetch_bytes >> 20, v.lookback_backoff_ns, v.pipeline_lookback_tiles_per_lane,
+                      v.pipeline_clears_workspace ? " clears" : "");
       else
         std::snprintf(name, sizeof name, "%s %dx%d min %d L2+%lldMiB wait %uns", what, v.block_threads,
                       v.items_per_thread, v.min_blocks_per_sm, v.l2_prefetch_bytes >> 20, v.lookback_backoff_ns);
@@ -176,6 +188,9 @@ struct sweep {
     };
     try_row(tuning::default_segmented_scan_tuning<T>{});
     if constexpr (sizeof(T) == 4) {
+      try_row(production_without_clearing<T>{});
+      try_row(tuning::default_segmented_scan_tuning<T>{});  // again: the pair alternated
+      try_row(production_without_clearing<T>{});
       try_row(row<256, 32, 3>{});                  // one tile per block only
       try_row(row<256, 32, 3, 2, 128, 16>{});      // pipelined tiles of 2048, 9 blocks per SM
       try_row(row<256, 32, 3, 2, 128, 16, 32, 7>{});  // 7 blocks per SM, 72 registers

@@ -300,17 +300,6 @@ TEST(ScanStress, StalledTilesNeitherDeadlockNorReadStaleValues) {
   check_stalled<affine, compose, forced_pipeline_memset<affine>>(n, compose{});
 }
 
-// A workspace whose every 64-bit word reads as a published PREFIX of 7 (and whose tile
-// counter is far past the end): what a buffer left over from another scan may hold.
-// Whether the dispatcher clears it with a memset or the pipelined kernel clears it
-// itself, none of it may reach the output.
-void fill_with_stale_descriptors(device_buffer<unsigned char>& ws) {
-  std::vector<unsigned char> bytes(static_cast<std::size_t>(ws.size()));
-  const unsigned long long stale = (static_cast<unsigned long long>(onepass::lookback::tile_status::prefix) << 32) | 7u;
-  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(stale >> (8 * (i % 8)));
-  ws.upload(bytes);
-}
-
 // --- the pipelined agent (and the prefetching one-tile agent) at every size --------------
 template <class T, class Op, template <class> class Tuning = forced_pipeline>
 void check_pipelined(std::uint64_t seed, std::vector<long long> extra_sizes = {}) {

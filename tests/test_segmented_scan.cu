@@ -589,6 +589,7 @@ void check_pipelined(long long n, segment_distribution d, kind k, std::uint64_t 
   const workspace w{ws.get(), static_cast<std::size_t>(ws.size())};
   const auto run = [&](auto&& call) {
     out.poison();
+    fill_with_stale_descriptors(ws);  // the kernel or the memset must clear it
     if (exclusive)
       call(std::true_type{});
     else

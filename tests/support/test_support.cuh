@@ -112,6 +112,17 @@ class device_buffer {
   long long n_ = 0;
 };
 
+// Fills a workspace so that every 64-bit word reads as a published PREFIX of 7 (and a
+// tile counter there is far past the end): what a buffer left over from another call may
+// hold. Kernels that clear their own descriptors (or dispatchers that memset them) must
+// keep all of it out of the output.
+inline void fill_with_stale_descriptors(device_buffer<unsigned char>& ws) {
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(ws.size()));
+  const unsigned long long stale = (static_cast<unsigned long long>(lookback::tile_status::prefix) << 32) | 7u;
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(stale >> (8 * (i % 8)));
+  ws.upload(bytes);
+}
+
 // "" when items [from, end) of v still hold device_buffer's poison (0xA5 bytes), else
 // the first one that does not.
 template <class T>

@@ -37,9 +37,11 @@ namespace onepass::detail {
 
 // in and out 16-byte aligned; any grid size works. Heads: a source with `pipelined` true.
 // MinBlocksPerSM: __launch_bounds__' minimum (it caps the registers); 0 = as many blocks
-// as the shared memory allows.
+// as the shared memory allows. ClearsWorkspace: launched cooperatively, the kernel clears
+// its descriptors and sets its tile counter itself, as the plain scan's pipelined agent
+// does (agent/scan_pipeline.cuh): no memset of them before it.
 template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
-          int LookbackTilesPerLane = 1, int MinBlocksPerSM = 0>
+          int LookbackTilesPerLane = 1, int MinBlocksPerSM = 0, bool ClearsWorkspace = false>
 __global__ void __launch_bounds__(BlockThreads,
                                   (MinBlocksPerSM > 0
                                        ? MinBlocksPerSM
@@ -109,17 +111,36 @@ __global__ void __launch_bounds__(BlockThreads,
 
   // Prologue: tiles for stages 0, 1 and 2 (A, B and C of step 0) claimed, the first two
   // loading; stage 0's tile published.
-  if (tid == 0) {
-    claimed[0] = counter.claim();
-    claimed[1] = counter.claim();
-    claimed[2] = counter.claim();
+  index_t first_tile, second_tile;
+  if constexpr (ClearsWorkspace) {
+    // Tiles b, b + G, b + 2G without the counter; the grid clears the descriptors and
+    // block 0 sets the counter to 3G while the first loads fly; the grid barrier orders
+    // both before the first publication and claim (agent/scan_pipeline.cuh).
+    const index_t blocks = gridDim.x;
+    first_tile = blockIdx.x;
+    second_tile = first_tile + blocks;
+    if (tid < S) claimed[tid] = first_tile + tid * blocks;
+  } else {
+    if (tid == 0) {
+      claimed[0] = counter.claim();
+      claimed[1] = counter.claim();
+      claimed[2] = counter.claim();
+    }
+    __syncthreads();
+    first_tile = claimed[0];
+    second_tile = claimed[1];
   }
-  __syncthreads();
-  const fetched_t first = start_loads(0, claimed[0]);
-  fetched_t fetched_b = start_loads(1, claimed[1]);
-  thread_heads heads_a = heads_of(first, claimed[0]);
+  const fetched_t first = start_loads(0, first_tile);
+  fetched_t fetched_b = start_loads(1, second_tile);
+  if constexpr (ClearsWorkspace) {
+    const index_t blocks = gridDim.x;
+    state.clear_part(tiles, static_cast<index_t>(blockIdx.x) * BlockThreads + tid, blocks * BlockThreads);
+    if (blockIdx.x == 0 && tid == 0) counter.reset(S * blocks);
+    cooperative_groups::this_grid().sync();  // a grid-scope fence and a block barrier
+  }
+  thread_heads heads_a = heads_of(first, first_tile);
   reduction reduced_a;  // this step's A, reduced a step ago
-  publish_tile(0, claimed[0], heads_a, reduced_a);
+  publish_tile(0, first_tile, heads_a, reduced_a);
 
   for (int step = 0;; ++step) {
     const int a = step % S, b = (step + 1) % S, c = (step + 2) % S;

@@ -1,7 +1,9 @@
 // onepass/device/dispatch_segmented_scan.cuh — sizes the segmented scan's workspace,
 // checks the arguments and launches: one memset (tile counter, descriptors and, for the
 // offsets form, the error word and the two head bitmaps), for the offsets form one small
-// kernel that checks the offsets and marks the bitmaps, and one lookback kernel.
+// kernel that checks the offsets and marks the bitmaps, and one lookback kernel. Head
+// flags on the pipelined kernel skip the memset: that kernel, launched cooperatively,
+// clears its own counter and descriptors (tuning: pipeline_clears_workspace).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -165,7 +167,9 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
   constexpr int min_blocks = plan::tuning.min_blocks_per_sm;
   constexpr int V = items % vector_width<T> == 0 ? vector_width<T> : 1;
   auto* base = static_cast<unsigned char*>(ws.data);
-  if (!workspace_cleared) ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
+  const auto clear_workspace = [&] {
+    if (!workspace_cleared) ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
+  };
   lookback::tile_counter counter(base);
   lookback::tile_state<segmented_value<T>> state(base + plan::counter_bytes);
   const dim3 grid(static_cast<unsigned>(plan::num_tiles(n)));
@@ -180,9 +184,14 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
   if constexpr (plan::tuning.pipelined && Heads::pipelined && 16 % sizeof(T) == 0) {
     constexpr int pipeline_threads = plan::tuning.pipeline_block_threads;
     constexpr int pipeline_items = plan::tuning.pipeline_items_per_thread;
+    // With pipeline_clears_workspace the kernel clears its descriptors itself, after a
+    // cooperative launch. Not for the offsets form (its sources are the ones with gaps):
+    // the memset of its bitmaps has cleared the descriptors already, and its kernels stay
+    // as measured (their register budget is tight).
+    constexpr bool clears = plan::tuning.pipeline_clears_workspace && !Heads::has_gaps;
     constexpr auto kernel = segmented_scan_pipeline_kernel<T, Heads, Op, pipeline_threads, pipeline_items, Exclusive,
                                                            Delay, plan::tuning.pipeline_lookback_tiles_per_lane,
-                                                           plan::tuning.pipeline_min_blocks_per_sm>;
+                                                           plan::tuning.pipeline_min_blocks_per_sm, clears>;
     constexpr int shared_bytes = scan_pipeline_layout<T, pipeline_threads, pipeline_items>::shared_bytes;
     // With few tiles per resident block the pipeline never fills (a block claims three
     // tiles up front): one tile per block then (as the plain scan).
@@ -190,11 +199,20 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     const index_t tiles = plan::num_pipeline_tiles(n);
     if (aligned && tiles >= plan::tuning.pipeline_min_tiles_per_block * resident) {
       const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
-      launch(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads, init, op, state, counter,
-             plan::tuning.lookback_backoff_ns, delay, prefetch_tiles_of(plan::pipeline_tile_items));
+      if constexpr (clears) {
+        // The grid fits at once by construction; the kernel clears its own descriptors.
+        launch_cooperative(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads, init, op,
+                           state, counter, plan::tuning.lookback_backoff_ns, delay,
+                           prefetch_tiles_of(plan::pipeline_tile_items));
+      } else {
+        clear_workspace();
+        launch(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads, init, op, state,
+               counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles_of(plan::pipeline_tile_items));
+      }
       return;
     }
   }
+  clear_workspace();
   const index_t prefetch_tiles = prefetch_tiles_of(plan::tile_items);
   if (aligned) {
     launch(segmented_scan_kernel<T, Heads, Op, threads, items, V, Exclusive, Delay, min_blocks>, grid, threads, 0,

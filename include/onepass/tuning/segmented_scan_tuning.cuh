@@ -71,6 +71,10 @@ struct segmented_scan_tuning {
   // The pipelined kernel's __launch_bounds__ minimum (it caps the registers at 65536 /
   // (threads * this)); 0 = as many blocks as its shared memory allows.
   int pipeline_min_blocks_per_sm = 0;
+  // The pipelined kernel launched cooperatively, clearing its own descriptors and tile
+  // counter (as the plain scan's): for head flags one launch instead of a memset and the
+  // kernel. The offsets form keeps the memset, which clears its bitmaps too.
+  bool pipeline_clears_workspace = false;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr int pipeline_tile_items() const { return pipeline_block_threads * pipeline_items_per_thread; }
 };
@@ -83,6 +87,7 @@ constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t eleme
     segmented_scan_tuning t{256, 32, 32, 3, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes,
                             true, 256, 16};
     t.pipeline_min_blocks_per_sm = 4;
+    t.pipeline_clears_workspace = true;
     return t;
   }
   if (element_bytes <= 8)
