@@ -1,10 +1,14 @@
 // The warp- and block-level building blocks, used the way a user would inside their own
 // kernels, checked with a non-commutative operator (so lane and item order matter) and on
-// the arrangements the exchange and tile loads promise.
+// the arrangements the exchange and tile loads promise; and the cooperative launch that
+// the scans fall back from when the runtime refuses it.
+#include <cooperative_groups.h>
+
 #include "onepass/block/block_exchange.cuh"
 #include "onepass/block/block_load_store.cuh"
 #include "onepass/block/block_reduce.cuh"
 #include "onepass/block/block_scan.cuh"
+#include "onepass/detail/launch.cuh"
 #include "onepass/warp/warp_reduce.cuh"
 #include "onepass/warp/warp_scan.cuh"
 #include "support/test_support.cuh"
@@ -196,6 +200,31 @@ TEST(Exchange, StripedBlockedRoundTripFullAndPartialTiles) {
   check_exchange<128, 5, 1, exchange_scope::block>(128 * 5);
   check_exchange<32, 16, 4, exchange_scope::warp>(4 * 32 * 16);
   check_exchange<32, 16, 4, exchange_scope::warp>(3 * 32 * 16 + 100);
+}
+
+// Every block counts itself after a grid barrier: the count is the grid only if all
+// blocks were resident at once.
+__global__ void count_after_grid_barrier(int* count) {
+  cooperative_groups::this_grid().sync();
+  if (threadIdx.x == 0) atomicAdd(count, 1);
+}
+
+// The scans' dispatchers launch their cooperative kernels with try_launch_cooperative and
+// fall back to a path that needs no co-residency when it returns false. A grid one block
+// larger than what fits must be refused that way, leaving no error behind; a grid that
+// fits must run.
+TEST(Launch, CooperativeGridThatDoesNotFitIsRefusedWithoutAStickyError) {
+  ONEPASS_REQUIRE_GPU();
+  constexpr int threads = 256;
+  const int fits = onepass::detail::resident_blocks<count_after_grid_barrier>(threads, 0);
+  device_buffer<int> count(std::vector<int>{0});
+  EXPECT_FALSE(onepass::detail::try_launch_cooperative(count_after_grid_barrier, dim3(fits + 1), threads, 0, nullptr,
+                                                       count.get()));
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_TRUE(onepass::detail::try_launch_cooperative(count_after_grid_barrier, dim3(fits), threads, 0, nullptr,
+                                                      count.get()));
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(count.download()[0], fits);
 }
 
 }  // namespace

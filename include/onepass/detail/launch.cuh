@@ -63,12 +63,14 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
   launch_with(static_cast<Params>(args)...);
 }
 
-// Launches `kernel` through cudaLaunchKernelExC with `attribute` (when `with_attribute`).
+// Launches `kernel` through cudaLaunchKernelExC with `attribute` (when `with_attribute`)
+// and returns the launch's own error.
 template <class... Params, class... Args>
-void launch_with_attribute(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
-                           cudaStream_t stream, cudaLaunchAttribute attribute, bool with_attribute,
-                           Args&&... args) {
+cudaError_t launch_with_attribute_or_error(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                                           cudaStream_t stream, cudaLaunchAttribute attribute, bool with_attribute,
+                                           Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "wrong number of kernel arguments");
+  cudaError_t e = cudaSuccess;
   auto launch_with = [&](std::remove_cv_t<std::remove_reference_t<Params>>... typed) {
     void* ptrs[] = {static_cast<void*>(&typed)..., nullptr};
     cudaLaunchConfig_t config{};
@@ -78,9 +80,19 @@ void launch_with_attribute(void (*kernel)(Params...), dim3 grid, dim3 block, std
     config.stream = stream;
     config.attrs = &attribute;
     config.numAttrs = with_attribute ? 1 : 0;
-    ONEPASS_CUDA_TRY(cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel), ptrs));
+    e = cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel), ptrs);
   };
   launch_with(static_cast<Params>(args)...);
+  return e;
+}
+
+// The same, throwing cuda_error if the launch fails.
+template <class... Params, class... Args>
+void launch_with_attribute(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                           cudaStream_t stream, cudaLaunchAttribute attribute, bool with_attribute,
+                           Args&&... args) {
+  ONEPASS_CUDA_TRY(launch_with_attribute_or_error(kernel, grid, block, smem, stream, attribute, with_attribute,
+                                                  std::forward<Args>(args)...));
 }
 
 // Launches `kernel` with programmatic dependent launch (Hopper and newer): the grid may be
@@ -99,16 +111,26 @@ void launch_programmatic(void (*kernel)(Params...), dim3 grid, dim3 block, std::
 }
 
 // Launches `kernel` cooperatively: every block is resident at once, so the kernel may use
-// cooperative_groups::this_grid().sync(). The runtime refuses a grid larger than what
-// fits (cudaErrorCooperativeLaunchTooLarge): size it with resident_blocks. Capturable in
-// a CUDA graph.
+// cooperative_groups::this_grid().sync(). Capturable in a CUDA graph. Size the grid with
+// resident_blocks. Returns false, with the error cleared, when the runtime refuses the grid
+// because it does not fit at once (cudaErrorCooperativeLaunchTooLarge: the SMs this process
+// may use can be fewer than the device's count that resident_blocks sizes grids by, under
+// an MPS partition for instance) or refuses cooperative launches (cudaErrorNotSupported);
+// the callers then take a path that needs no co-residency. Throws on any other error.
 template <class... Params, class... Args>
-void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
-                        cudaStream_t stream, Args&&... args) {
+bool try_launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                            cudaStream_t stream, Args&&... args) {
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeCooperative;
   attribute.val.cooperative = 1;
-  launch_with_attribute(kernel, grid, block, smem, stream, attribute, true, std::forward<Args>(args)...);
+  const cudaError_t e = launch_with_attribute_or_error(kernel, grid, block, smem, stream, attribute, true,
+                                                       std::forward<Args>(args)...);
+  if (e == cudaErrorCooperativeLaunchTooLarge || e == cudaErrorNotSupported) {
+    (void)cudaGetLastError();  // not sticky; clear it so that later checks do not see it
+    return false;
+  }
+  ONEPASS_CUDA_TRY(e);
+  return true;
 }
 
 // Lets Kernel launch with `shared_bytes` of dynamic shared memory: above 48 KiB that needs

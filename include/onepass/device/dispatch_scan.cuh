@@ -97,9 +97,10 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
     if (tiles <= single_wave_max_tiles<Exclusive, Tuning, T, Op>(aligned)) {
       const auto kernel = aligned ? single_wave_kernel<Exclusive, Tuning, T, Op, V>
                                   : single_wave_kernel<Exclusive, Tuning, T, Op, 1>;
-      launch_cooperative(kernel, dim3(static_cast<unsigned>(tiles)), threads, 0, stream, in, out, n, init, op,
-                         reinterpret_cast<T*>(base + plan::counter_bytes));
-      return;
+      // Refused (fewer SMs than the device reports): the lookback path below.
+      if (try_launch_cooperative(kernel, dim3(static_cast<unsigned>(tiles)), threads, 0, stream, in, out, n, init,
+                                 op, reinterpret_cast<T*>(base + plan::counter_bytes)))
+        return;
     }
   }
   lookback::tile_counter counter(base);
@@ -110,7 +111,7 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
       plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), is_vector_aligned(in));
   if constexpr (plan::tuning.pipelined && 16 % sizeof(T) == 0) {
     // With pipeline_clears_workspace the kernel is launched cooperatively and clears its
-    // own descriptors and counter: no memset (the grid fits at once by construction).
+    // own descriptors and counter: no memset (the grid fits on the device at once).
     constexpr bool clears = plan::tuning.pipeline_clears_workspace;
     constexpr auto kernel = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay,
                                                  plan::tuning.pipeline_lookback_tiles_per_lane, clears>;
@@ -123,14 +124,17 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
     if (aligned && fills) {
       const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
       if constexpr (clears) {
-        launch_cooperative(kernel, persistent, threads, shared_bytes, stream, in, out, n, init, op, state,
-                           counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
+        // Refused (fewer SMs than the device reports): one tile per block below, which
+        // needs no co-residency.
+        if (try_launch_cooperative(kernel, persistent, threads, shared_bytes, stream, in, out, n, init, op, state,
+                                   counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles))
+          return;
       } else {
         ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
         launch(kernel, persistent, threads, shared_bytes, stream, in, out, n, init, op, state, counter,
                plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
+        return;
       }
-      return;
     }
   }
   ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));

@@ -200,16 +200,18 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     if (aligned && tiles >= plan::tuning.pipeline_min_tiles_per_block * resident) {
       const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
       if constexpr (clears) {
-        // The grid fits at once by construction; the kernel clears its own descriptors.
-        launch_cooperative(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads, init, op,
-                           state, counter, plan::tuning.lookback_backoff_ns, delay,
-                           prefetch_tiles_of(plan::pipeline_tile_items));
+        // The grid fits on the device at once; the kernel clears its own descriptors.
+        // Refused (fewer SMs than the device reports): one tile per block below.
+        if (try_launch_cooperative(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads,
+                                   init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
+                                   prefetch_tiles_of(plan::pipeline_tile_items)))
+          return;
       } else {
         clear_workspace();
         launch(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads, init, op, state,
                counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles_of(plan::pipeline_tile_items));
+        return;
       }
-      return;
     }
   }
   clear_workspace();
