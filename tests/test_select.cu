@@ -11,7 +11,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstring>
 #include <ostream>
+#include <random>
 #include <type_traits>
 
 #include "onepass/select.cuh"
@@ -487,6 +489,55 @@ TEST(Select, PredicateReadsTheIndex) {
   check_index_predicate<int>();
   check_index_predicate<double>();
   check_index_predicate<record>();
+}
+
+// Eight bytes with a four-byte alignment: an output may start 4 bytes past an 8-byte
+// boundary, where the one-tile kernel's 16-byte stores (8-byte items, two a store) must
+// not be used.
+struct two_floats {
+  float x, y;
+  bool operator==(const two_floats& o) const { return x == o.x && y == o.y; }
+};
+struct x_below_half {
+  __host__ __device__ bool operator()(const two_floats& v) const { return v.x < 0.5f; }
+};
+
+TEST(Select, EightByteItemsWithFourByteAlignmentToAnOddAddress) {
+  ONEPASS_REQUIRE_GPU();
+  static_assert(sizeof(two_floats) == 8 && alignof(two_floats) == 4);
+  const long long n = std::min(max_test_items(), 200000ll);
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<two_floats> host(static_cast<std::size_t>(n + 1));
+  for (auto& v : host) v = {u(rng), u(rng)};
+  std::vector<std::uint8_t> flags(host.size());
+  for (std::size_t i = 0; i < host.size(); ++i) flags[i] = x_below_half{}(host[i]) ? 1 : 0;
+  device_buffer<two_floats> in(host);
+  device_buffer<std::uint8_t> d_flags(flags);
+  device_buffer<float> raw(2 * n + 1);  // the output starts one float in
+  two_floats* out = reinterpret_cast<two_floats*>(raw.get() + 1);
+  device_buffer<index_t> count(1);
+  // select_if from an input one item in (not 16-byte aligned: the one-tile kernel; an
+  // aligned one takes the split tile), select_flagged from the aligned start (always the
+  // one-tile kernel).
+  for (bool flagged : {false, true}) {
+    SCOPED_TRACE(flagged ? "select_flagged" : "select_if");
+    const std::vector<two_floats> src(host.begin() + (flagged ? 0 : 1), host.begin() + (flagged ? n : n + 1));
+    std::vector<two_floats> want;
+    for (const auto& v : src)
+      if (x_below_half{}(v)) want.push_back(v);
+    raw.poison();
+    if (flagged)
+      onepass::select_flagged(in.get(), d_flags.get(), n, out, count.get());
+    else
+      onepass::select_if(in.get() + 1, n, out, count.get(), x_below_half{});
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    ASSERT_EQ(count.download()[0], static_cast<index_t>(want.size()));
+    const std::vector<float> got = raw.download();
+    std::vector<two_floats> items(want.size());
+    std::memcpy(items.data(), got.data() + 1, want.size() * sizeof(two_floats));
+    EXPECT_TRUE(items == want);
+  }
 }
 
 // Both sides of a partition keep input order: the records carry their input index, which

@@ -153,20 +153,23 @@ struct select_shared {
 };
 
 // Writes items [0, count) of a packed buffer, item k read as read(k), to dst[0, count),
-// the block's threads sharing the work. VectorStores (for 4- and 8-byte items, when there
-// is at least one 16-byte vector a thread): a scalar head up to dst's next 16-byte
-// boundary, then one 16-byte store a thread per 16/sizeof(T) consecutive items (their
-// shared-memory reads are at most 2-way bank conflicts with packed_layout's padding),
-// then a scalar tail; the same bytes as the scalar loop, so in-place calls stay safe.
-// Both loops are unrolled so several reads are in flight.
+// the block's threads sharing the work. VectorStores, for 4- and 8-byte items at an
+// address that is a multiple of their size (alignof does not promise that for a struct
+// of two floats) and at least one 16-byte vector a thread: a scalar head up to dst's
+// next 16-byte boundary, then one 16-byte store a thread per 16/sizeof(T) consecutive
+// items (their shared-memory reads are at most 2-way bank conflicts with packed_layout's
+// padding), then a scalar tail; the same bytes as the scalar loop, so in-place calls stay
+// safe. Both loops are unrolled so several reads are in flight.
 template <bool VectorStores, int Threads, class T, class Read>
 __device__ ONEPASS_FORCEINLINE void store_packed(T* dst, int count, Read read) {
   const int tid = static_cast<int>(threadIdx.x);
   int done = 0;
   if constexpr (VectorStores && (sizeof(T) == 4 || sizeof(T) == 8)) {
     constexpr int V = static_cast<int>(16 / sizeof(T));
-    if (count >= Threads * V) {  // uniform; below it the scalar loop is one round or so
-      const int misaligned = static_cast<int>((reinterpret_cast<std::uintptr_t>(dst) % 16) / sizeof(T));
+    const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(dst);
+    // Uniform; below one vector a thread the scalar loop is a round or so.
+    if (count >= Threads * V && address % sizeof(T) == 0) {
+      const int misaligned = static_cast<int>((address % 16) / sizeof(T));
       const int head = misaligned == 0 ? 0 : V - misaligned;
       if (tid < head) dst[tid] = read(tid);
       const int vectors = (count - head) / V;
