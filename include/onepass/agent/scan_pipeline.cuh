@@ -211,6 +211,21 @@ struct pipeline_reduction {
   bool has_thread_prefix = false;
 };
 
+// For a pipelined kernel launched cooperatively, in place of the dispatcher's memset of
+// its workspace: every thread of the grid clears its share of the descriptors of `tiles`
+// tiles, the grid's first thread sets the counter so that the next claim returns
+// `next_claim`, and a grid barrier (a grid-scope fence and a block barrier) orders both
+// before any publication, descriptor read or claim. Every thread of the grid calls it.
+template <int BlockThreads, class State>
+__device__ ONEPASS_FORCEINLINE void clear_lookback_in_grid(const State& state, const lookback::tile_counter& counter,
+                                                           index_t tiles, index_t next_claim) {
+  const index_t threads = static_cast<index_t>(gridDim.x) * BlockThreads;
+  const index_t rank = static_cast<index_t>(blockIdx.x) * BlockThreads + threadIdx.x;
+  state.clear_part(tiles, rank, threads);
+  if (rank == 0) counter.reset(next_claim);
+  cooperative_groups::this_grid().sync();
+}
+
 // in and out 16-byte aligned. Any grid size works (see above); the dispatcher launches
 // as many blocks as are resident at once.
 //
@@ -282,9 +297,7 @@ __global__ void __launch_bounds__(
     if (tid < S) claimed[tid] = first + tid * blocks;
     start_loads(0, first);
     start_loads(1, first + blocks);
-    state.clear_part(tiles, first * BlockThreads + tid, blocks * BlockThreads);
-    if (first == 0 && tid == 0) counter.reset(S * blocks);
-    cooperative_groups::this_grid().sync();  // a grid-scope fence and a block barrier
+    clear_lookback_in_grid<BlockThreads>(state, counter, tiles, S * blocks);  // while the loads fly
     publish_aggregate(0, first, reduced_a);
   } else {
     if (tid == 0) {

@@ -132,12 +132,8 @@ __global__ void __launch_bounds__(BlockThreads,
   }
   const fetched_t first = start_loads(0, first_tile);
   fetched_t fetched_b = start_loads(1, second_tile);
-  if constexpr (ClearsWorkspace) {
-    const index_t blocks = gridDim.x;
-    state.clear_part(tiles, static_cast<index_t>(blockIdx.x) * BlockThreads + tid, blocks * BlockThreads);
-    if (blockIdx.x == 0 && tid == 0) counter.reset(S * blocks);
-    cooperative_groups::this_grid().sync();  // a grid-scope fence and a block barrier
-  }
+  if constexpr (ClearsWorkspace)
+    clear_lookback_in_grid<BlockThreads>(state, counter, tiles, S * static_cast<index_t>(gridDim.x));
   thread_heads heads_a = heads_of(first, first_tile);
   reduction reduced_a;  // this step's A, reduced a step ago
   publish_tile(0, first_tile, heads_a, reduced_a);
