@@ -3,8 +3,10 @@
 // 2^(k-1), random keys. Every output is checked against a CPU sort before it is timed;
 // timed like onepass-bench (bench/gpu.cuh: L2 flushed, median of 20).
 // Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
-//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|all] [quick]
-// quick: CUB and the production row only (for profiling one sort under ncu).
+//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|all] [quick|prefetch]
+// quick: CUB and the production row only (for profiling one sort under ncu); prefetch: the
+// production row with the onesweep kernel's L2 prefetch at several distances, alternated
+// twice with the production row as it is.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstdio>
@@ -30,6 +32,17 @@ struct row {
   static constexpr tuning::radix_sort_tuning value{
       Items,   HistogramThreads, HistogramBlocks, 1ll << 28, Window,   PauseNs,
       RankGroup, Values,         MinBlocks,       Threads,   KeysApart, HistogramCopies};
+};
+// The production row with the onesweep kernel's L2 prefetch `KiB` ahead (in keys' bytes;
+// 0: none) from any portion size on. (Production: 1 MiB for keys alone, none for pairs.)
+template <class Key, class Value, int KiB>
+struct production_prefetch {
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t = tuning::default_radix_sort_tuning<Key, Value>::value;
+    t.l2_prefetch_bytes = static_cast<long long>(KiB) << 10;
+    t.l2_prefetch_min_input_bytes = 0;
+    return t;
+  }();
 };
 constexpr auto staged = tuning::radix_value_load::async_to_shared;
 constexpr auto after_keys = tuning::radix_value_load::after_keys;
@@ -101,12 +114,12 @@ struct sweep {
       ok = order == expected_order;
     }
     if (!ok) {
-      std::printf("  %-28s FAILED (output differs from the CPU sort)\n", name);
+      std::printf("  %-32s FAILED (output differs from the CPU sort)\n", name);
       ++failures;
       return;
     }
     const auto t = time.run(call);
-    std::printf("  %-28s %8.3f ms  %6.2f G keys/s\n", name, t.median, n / t.median / 1e6);
+    std::printf("  %-32s %8.3f ms  %6.2f G keys/s\n", name, t.median, n / t.median / 1e6);
   }
 
   template <class Tuning>
@@ -148,6 +161,19 @@ struct sweep {
         ONEPASS_CUDA_TRY(
             cub::DeviceRadixSort::SortKeys(ws.get(), b, in.get(), out.get(), items, 0, 8 * sizeof(Key), time.stream()));
     });
+  }
+
+  void try_prefetch() {
+    using value_t = std::conditional_t<Pairs, unsigned, detail::keys_only>;
+    try_cub();
+    for (int round = 0; round < 2; ++round) {
+      try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
+      try_row<production_prefetch<Key, value_t, 0>>("production, no L2 prefetch");
+      try_row<production_prefetch<Key, value_t, 256>>("production, L2 prefetch 256 KiB");
+      try_row<production_prefetch<Key, value_t, 512>>("production, L2 prefetch 512 KiB");
+      try_row<production_prefetch<Key, value_t, 1024>>("production, L2 prefetch 1 MiB");
+      try_row<production_prefetch<Key, value_t, 2048>>("production, L2 prefetch 2 MiB");
+    }
   }
 
   void try_all(bool quick) {
@@ -223,7 +249,12 @@ int main(int argc, char** argv) try {
     return 2;
   }
   const std::string only = argc > 2 ? argv[2] : "all";
-  const bool quick = argc > 3 && std::string(argv[3]) == "quick";
+  const std::string rows = argc > 3 ? argv[3] : "all";
+  const bool quick = rows == "quick";
+  if (rows != "all" && rows != "quick" && rows != "prefetch") {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: the rows are all, quick or prefetch\n");
+    return 2;
+  }
   if (only != "all" && only != "keys" && only != "pairs" && only != "u64") {
     std::fprintf(stderr, "radix_sort_tuning_sweep: the sorts are keys, pairs, u64 or all\n");
     return 2;
@@ -235,17 +266,17 @@ int main(int argc, char** argv) try {
   int failures = 0;
   if (only == "all" || only == "keys") {
     sweep<unsigned, false> s(n, time);
-    s.try_all(quick);
+    rows == "prefetch" ? s.try_prefetch() : s.try_all(quick);
     failures += s.failures;
   }
   if (only == "all" || only == "pairs") {
     sweep<unsigned, true> s(n, time);
-    s.try_all(quick);
+    rows == "prefetch" ? s.try_prefetch() : s.try_all(quick);
     failures += s.failures;
   }
   if (only == "all" || only == "u64") {
     sweep<unsigned long long, false> s(n / 2, time);
-    s.try_all(quick);
+    rows == "prefetch" ? s.try_prefetch() : s.try_all(quick);
     failures += s.failures;
   }
   return failures ? 1 : 0;

@@ -321,6 +321,51 @@ TEST(RadixSort, ValuesNotAlignedToSixteenBytes) {
   }
 }
 
+// --- the L2 prefetch ----------------------------------------------------------------------
+// Tiny portions (as tiny_portions) whose onesweep tiles ask L2 for the keys (and values)
+// AheadTiles tiles further on.
+template <class Key, class Value, long long AheadTiles>
+struct prefetching_tiny_portions {
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t = tuning::default_radix_sort_tuning<Key, Value>::value;
+    t.portion_items = 4ll * t.onesweep_tile_items();
+    t.l2_prefetch_bytes = AheadTiles * t.onesweep_tile_items() * static_cast<long long>(sizeof(Key));
+    t.l2_prefetch_min_input_bytes = 0;
+    return t;
+  }();
+};
+
+// The prefetch is a hint that must not change a result nor reach past a portion's keys or
+// values: a distance of one tile and one past the portion's last tile, several portions
+// ending on partial tiles, pairs (their values are prefetched too), values off a 16-byte
+// boundary (the kernel then prefetches the keys only) and keys off one (the dispatcher
+// turns it off: KeysNotAlignedToSixteenBytes, through production, which prefetches for
+// keys alone).
+TEST(RadixSort, L2PrefetchAtAnyDistanceOverSeveralPortions) {
+  static_assert(production<unsigned, keys_only>::value.l2_prefetch_bytes > 0 &&
+                    production<double, keys_only>::value.l2_prefetch_bytes > 0,
+                "keys alone prefetch");
+  static_assert(production<unsigned, std::uint32_t>::value.l2_prefetch_bytes == 0, "pairs do not");
+  ONEPASS_REQUIRE_GPU();
+  using near_keys = prefetching_tiny_portions<unsigned, keys_only, 1>;
+  using near_pairs = prefetching_tiny_portions<unsigned, std::uint32_t, 1>;
+  using far_pairs = prefetching_tiny_portions<unsigned, std::uint32_t, 5>;  // past every portion's end
+  using wide_keys = prefetching_tiny_portions<long long, keys_only, 2>;
+  const long long portion = near_keys::value.portion_items, tile = near_keys::value.onesweep_tile_items();
+  for (long long n : {1ll, tile + 3, portion + 1, 3 * portion + tile / 2, 5 * portion - 1}) {
+    if (n > max_test_items()) continue;
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const auto keys = make_sort_keys<unsigned>(n, dist::random, 700 + n);
+    const auto wide = make_sort_keys<long long>(n, dist::random, 800 + n);
+    check_sort<unsigned, false, near_keys>(keys, {sort_order::ascending}, false, true);
+    check_sort<unsigned, true, near_pairs>(keys, {sort_order::descending}, false, true);
+    check_sort<unsigned, true, far_pairs>(keys, {sort_order::ascending, 0, 20}, true, true);
+    check_sort<long long, false, wide_keys>(wide, {sort_order::descending}, false, false);
+    const auto as_u32 = [](std::size_t i) { return static_cast<unsigned>(i); };
+    check_value_path<unsigned, unsigned, near_pairs>(n, as_u32, 1);
+  }
+}
+
 // --- stalled tiles ----------------------------------------------------------------------
 // stall_some_tiles (support/test_support.cuh), with shorter stalls: a sort has many tiles.
 TEST(RadixSortStress, StalledTilesNeitherDeadlockNorMisplaceKeys) {

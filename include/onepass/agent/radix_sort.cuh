@@ -262,6 +262,10 @@ struct radix_portion {
   const unsigned long long* totals;
   const index_t* starts_in;
   index_t* starts_out;  // null: the last portion
+  // The onesweep block of tile t asks L2 for tile t + prefetch_tiles's keys (and values,
+  // where values_in is 16-byte aligned); 0 = none (keys_in + begin not 16-byte aligned, or
+  // the tuning's choice).
+  index_t prefetch_tiles = 0;
 };
 
 // Copies in[0, count) to out[0, count), split over `workers` threads of which the caller
@@ -420,6 +424,21 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
     if constexpr (with_values)
       copy_items_strided(values_in + portion.begin, values_out + portion.begin, portion.items, worker, workers);
     return;
+  }
+  // Asks L2 for a later tile's keys and values (portion.prefetch_tiles ahead), which that
+  // tile's block will load a few microseconds from now: DRAM stays busy ahead of the
+  // claims, while this block's own loads are capped by what a resident tile holds. (Here,
+  // before `tile` below: placed after it, the uint64 keys kernel spilled 7 stores in its
+  // full-tile path; scripts/radix-spill-check.sh.)
+  if (threadIdx.x == 0 && portion.prefetch_tiles > 0) {
+    prefetch_tile_l2(keys_in + portion.begin, shared.tile, portion.prefetch_tiles,
+                     static_cast<index_t>(tile_items) * static_cast<index_t>(sizeof(Key)),
+                     portion.items * static_cast<index_t>(sizeof(Key)));
+    if constexpr (with_values)
+      if (reinterpret_cast<std::uintptr_t>(values_in + portion.begin) % 16 == 0)
+        prefetch_tile_l2(values_in + portion.begin, shared.tile, portion.prefetch_tiles,
+                         static_cast<index_t>(tile_items) * static_cast<index_t>(sizeof(Value)),
+                         portion.items * static_cast<index_t>(sizeof(Value)));
   }
   const index_t tile = shared.tile;
   const index_t tile_begin = tile * tile_items;

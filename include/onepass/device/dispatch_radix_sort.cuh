@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 
@@ -162,10 +163,19 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
           lookback_area, 0, plan::counter_bytes + radix_digits * lookback::count_state<radix_digits>::bytes(tiles), stream));
       // Portion 0 reads the histogram's starts; portion q > 0 reads the starts portion q - 1
       // wrote and writes the other set.
-      const radix_portion portion{begin, items, n, copy_blocks, hist + static_cast<index_t>(p) * radix_digits,
+      const index_t prefetch_tiles = l2_prefetch_tiles(
+          static_cast<index_t>(plan::tuning.onesweep_tile_items()) * static_cast<index_t>(sizeof(Key)),
+          plan::tuning.l2_prefetch_bytes, plan::tuning.l2_prefetch_min_input_bytes,
+          items * static_cast<index_t>(sizeof(Key)), reinterpret_cast<std::uintptr_t>(keys_src + begin) % 16 == 0);
+      const radix_portion portion{begin,
+                                  items,
+                                  n,
+                                  copy_blocks,
+                                  hist + static_cast<index_t>(p) * radix_digits,
                                   q == 0 ? first_starts + static_cast<index_t>(p) * radix_digits
                                          : starts + ((q - 1) % 2) * radix_digits,
-                                  q + 1 == portions ? nullptr : starts + (q % 2) * radix_digits};
+                                  q + 1 == portions ? nullptr : starts + (q % 2) * radix_digits,
+                                  prefetch_tiles};
       launch(kernel, dim3(static_cast<unsigned>(tiles)), threads, onesweep::shared_bytes, stream, keys_src, keys_dst, values_src,
              values_dst, portion, pass, descending, static_cast<void*>(lookback_area + plan::counter_bytes),
              lookback::tile_counter(lookback_area), delay);
