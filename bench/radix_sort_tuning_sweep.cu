@@ -3,10 +3,11 @@
 // 2^(k-1), random keys. Every output is checked against a CPU sort before it is timed;
 // timed like onepass-bench (bench/gpu.cuh: L2 flushed, median of 20).
 // Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
-//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|all] [quick|prefetch]
+//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|all] [quick|prefetch|prefetch_shapes]
 // quick: CUB and the production row only (for profiling one sort under ncu); prefetch: the
 // production row with the onesweep kernel's L2 prefetch at several distances, alternated
-// twice with the production row as it is.
+// twice with the production row as it is; prefetch_shapes: keys alone, shapes near
+// production's with its prefetch.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstdio>
@@ -40,6 +41,16 @@ struct production_prefetch {
   static constexpr tuning::radix_sort_tuning value = [] {
     tuning::radix_sort_tuning t = tuning::default_radix_sort_tuning<Key, Value>::value;
     t.l2_prefetch_bytes = static_cast<long long>(KiB) << 10;
+    t.l2_prefetch_min_input_bytes = 0;
+    return t;
+  }();
+};
+// Any row with production's prefetch for keys alone (1 MiB ahead, every size).
+template <class Row>
+struct prefetching {
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t = Row::value;
+    t.l2_prefetch_bytes = tuning::radix_keys_l2_prefetch_bytes;
     t.l2_prefetch_min_input_bytes = 0;
     return t;
   }();
@@ -176,6 +187,31 @@ struct sweep {
     }
   }
 
+  // Keys alone: shapes near production's, all with its L2 prefetch (which shortens the
+  // loads, so the best shape may have moved), alternated twice.
+  void try_prefetch_shapes() {
+    if constexpr (!Pairs) {
+      try_cub();
+      for (int round = 0; round < 2; ++round) {
+        try_row<tuning::default_radix_sort_tuning<Key, detail::keys_only>>("onepass (production row)");
+        if constexpr (sizeof(Key) == 4) {
+          try_row<prefetching<row<384, 32, 2, 2, staged, true, 2, 32, 1, 1024, 32>>>("384 x 32, w 2, g 2, prefetch");
+          try_row<prefetching<row<384, 32, 8, 2, staged, true, 2, 32, 1, 1024, 32>>>("384 x 32, w 8, g 2, prefetch");
+          try_row<prefetching<row<256, 32, 4, 3, staged, true, 2, 32, 1, 1024, 32>>>("256 x 32, 3 b, g 2, prefetch");
+          try_row<prefetching<row<384, 28, 4, 2, staged, true, 2, 32, 1, 1024, 32>>>("384 x 28, g 2, prefetch");
+          try_row<prefetching<row<512, 24, 4, 2, staged, true, 2, 32, 1, 1024, 32>>>("512 x 24, g 2, prefetch");
+          try_row<prefetching<row<384, 32, 4, 2, staged, true, 4, 32, 1, 1024, 32>>>("384 x 32, g 4, prefetch");
+        } else {
+          try_row<prefetching<row<512, 16, 4, 2, staged, true, 2>>>("512 x 16, g 2, prefetch");
+          try_row<prefetching<row<512, 16, 2, 2>>>("512 x 16, w 2, prefetch");
+          try_row<prefetching<row<512, 16, 8, 2>>>("512 x 16, w 8, prefetch");
+          try_row<prefetching<row<384, 16, 4, 2>>>("384 x 16, prefetch");
+          try_row<prefetching<row<512, 20, 4, 2>>>("512 x 20, prefetch");
+        }
+      }
+    }
+  }
+
   void try_all(bool quick) {
     try_cub();
     try_row<tuning::default_radix_sort_tuning<Key, std::conditional_t<Pairs, unsigned, detail::keys_only>>>(
@@ -251,8 +287,8 @@ int main(int argc, char** argv) try {
   const std::string only = argc > 2 ? argv[2] : "all";
   const std::string rows = argc > 3 ? argv[3] : "all";
   const bool quick = rows == "quick";
-  if (rows != "all" && rows != "quick" && rows != "prefetch") {
-    std::fprintf(stderr, "radix_sort_tuning_sweep: the rows are all, quick or prefetch\n");
+  if (rows != "all" && rows != "quick" && rows != "prefetch" && rows != "prefetch_shapes") {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: the rows are all, quick, prefetch or prefetch_shapes\n");
     return 2;
   }
   if (only != "all" && only != "keys" && only != "pairs" && only != "u64") {
@@ -266,17 +302,23 @@ int main(int argc, char** argv) try {
   int failures = 0;
   if (only == "all" || only == "keys") {
     sweep<unsigned, false> s(n, time);
-    rows == "prefetch" ? s.try_prefetch() : s.try_all(quick);
+    if (rows == "prefetch") s.try_prefetch();
+    else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
+    else s.try_all(quick);
     failures += s.failures;
   }
   if (only == "all" || only == "pairs") {
     sweep<unsigned, true> s(n, time);
-    rows == "prefetch" ? s.try_prefetch() : s.try_all(quick);
+    if (rows == "prefetch") s.try_prefetch();
+    else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
+    else s.try_all(quick);
     failures += s.failures;
   }
   if (only == "all" || only == "u64") {
     sweep<unsigned long long, false> s(n / 2, time);
-    rows == "prefetch" ? s.try_prefetch() : s.try_all(quick);
+    if (rows == "prefetch") s.try_prefetch();
+    else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
+    else s.try_all(quick);
     failures += s.failures;
   }
   return failures ? 1 : 0;
