@@ -4,9 +4,10 @@
 // run; every count and item verified against the CPU reference before it is timed,
 // timed like onepass-bench (bench/gpu.cuh), rates on bytes read + written.
 // Used to choose the rows of include/onepass/tuning/select_tuning.cuh (docs/perf/select.md).
-//   select_tuning_sweep [log2_n=28] [rows=all|stores]
+//   select_tuning_sweep [log2_n=28] [rows=all|stores|prefetch]
 // ("stores": the one-tile kernel's packed items written one store an item against 16
-// bytes a store, on the tables where production runs that kernel, and partition.)
+// bytes a store, on the tables where production runs that kernel, and partition;
+// "prefetch": the production rows with the L2 prefetch 1, 2, 4 and 6 MiB ahead.)
 // (8-byte items run at half the count, so both sizes move the same bytes.)
 #include <cstdint>
 #include <cstdio>
@@ -35,6 +36,17 @@ template <int Items, bool VectorStores>
 struct one_tile_row {
   static constexpr tuning::select_tuning value{
       128, Items, 32, 2ll << 20, 0, 0, 0, 0, true, VectorStores};
+};
+
+// The production row with the L2 prefetch `MiB` ahead from any input size on.
+template <class T, int MiB>
+struct production_prefetch {
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    t.l2_prefetch_bytes = static_cast<long long>(MiB) << 20;
+    t.l2_prefetch_min_input_bytes = 0;
+    return t;
+  }();
 };
 
 // flagged: select_flagged with uint8 flags that say what select_if's predicate would.
@@ -206,6 +218,21 @@ int run_stores_table(long long n, op what, int keep, bench::timer& time, double 
   return s.failures;
 }
 
+// The production row with the L2 prefetch 1, 2 (production's), 4 and 6 MiB ahead,
+// alternated twice.
+template <class T>
+int run_prefetch_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
+  sweep<T> s(n, what, keep, time, copy_gbps);
+  s.try_cub();
+  for (int round = 0; round < 2; ++round) {
+    s.template try_row<production_prefetch<T, 1>>();
+    s.template try_row<production_prefetch<T, 2>>();
+    s.template try_row<production_prefetch<T, 4>>();
+    s.template try_row<production_prefetch<T, 6>>();
+  }
+  return s.failures;
+}
+
 int main(int argc, char** argv) try {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -228,6 +255,13 @@ int main(int argc, char** argv) try {
                 static_cast<long long>(a.bytes()));
   }
   int failures = 0;
+  if (argc > 2 && std::string(argv[2]) == "prefetch") {
+    for (int keep : {1, 50, 99}) failures += run_prefetch_table<unsigned>(n, op::select, keep, time, copy_gbps);
+    failures += run_prefetch_table<unsigned>(n, op::partition, 50, time, copy_gbps);
+    failures += run_prefetch_table<unsigned>(n, op::unique, 4, time, copy_gbps);
+    failures += run_prefetch_table<unsigned long long>(n / 2, op::select, 50, time, copy_gbps);
+    return failures ? 1 : 0;
+  }
   if (argc > 2 && std::string(argv[2]) == "stores") {
     for (int keep : {1, 50, 99}) failures += run_stores_table<unsigned, 64>(n, op::select, keep, time, copy_gbps);
     failures += run_stores_table<unsigned, 64>(n, op::flagged, 50, time, copy_gbps);
