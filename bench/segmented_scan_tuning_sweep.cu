@@ -5,9 +5,10 @@
 // every output verified before it is timed, timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
-//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets=all]
+//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets|bykey_prefetch=all]
 // "offsets" runs the offsets form's rows only, on every distribution (all_32 and
-// with_empty too).
+// with_empty too); "bykey_prefetch" scan by key's production shape at L2 prefetch
+// distances of 0, 1, 2 and 4 MiB (and CUB's scan by key).
 // int32 values at n and int64 values at n / 2, uint8 head flags, int32 keys for the by-key rows, inclusive sums. Rates
 // are bytes moved (values read and written, plus flags, keys or offsets read) over the
 // time, as a fraction of the plain production scan's rate in the same run (the issue's
@@ -108,6 +109,7 @@ struct sweep {
   }
 
   bool offsets_only = false;
+  bool bykey_prefetch = false;  // scan by key's rows at several L2 prefetch distances only
 
   // The offsets form (production tuning): CSR offsets as onepass-bench passes them, in
   // both call styles; the same boundaries as begin/end arrays; and the CSR marking alone
@@ -150,7 +152,7 @@ struct sweep {
     const auto flags = test::head_flags_of(offsets, n);
     const auto want = test::reference_segmented_scan(values, flags, test::kind::inclusive, T{}, plus{});
     std::printf(" %s (%zu segments)\n", test::distribution_name(d), offsets.size() - 1);
-    offsets_form(offsets, want);
+    if (!bykey_prefetch) offsets_form(offsets, want);
     if (offsets_only) return;
     bench::device_array<std::uint8_t> d_flags(n);
     d_flags.upload(flags);
@@ -186,6 +188,18 @@ struct sweep {
               time.stream());
         });
     };
+    if (bykey_prefetch) {
+      // Scan by key's one-tile row with its values and keys prefetched 0, 1, 2
+      // (production's) and 4 MiB ahead, alternated twice.
+      constexpr int threads = sizeof(T) == 4 ? 256 : 128;
+      constexpr int min_blocks = sizeof(T) == 4 ? 3 : 4;
+      for (int round = 0; round < 2; ++round) {
+        try_row(tuning::default_segmented_scan_tuning<T>{}, true);
+        try_row(row<threads, 32, min_blocks, 0>{}, true);
+        try_row(row<threads, 32, min_blocks, 1>{}, true);
+        try_row(row<threads, 32, min_blocks, 4>{}, true);
+      }
+    } else {
     try_row(tuning::default_segmented_scan_tuning<T>{});
     if constexpr (sizeof(T) == 4) {
       try_row(production_without_clearing<T>{});
@@ -228,6 +242,7 @@ struct sweep {
       try_row(row<128, 24, 5>{}, true);
       try_row(row<128, 16, 0>{}, true);
     }
+    }
     for (const char* id : {"onepass", "cub"}) {
       const auto* v = ladder::find_segmented_scan<T, int, plus>(id);
       if (v == nullptr) throw std::runtime_error(std::string("no segmented scan variant ") + id);
@@ -252,8 +267,8 @@ int main(int argc, char** argv) try {
   bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
   const std::string types = argc > 2 ? argv[2] : "all";
   const std::string forms = argc > 3 ? argv[3] : "all";
-  if (forms != "all" && forms != "offsets")
-    throw std::invalid_argument("the third argument is all or offsets, not " + forms);
+  if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch")
+    throw std::invalid_argument("the third argument is all, offsets or bykey_prefetch, not " + forms);
   if (types != "all" && types != "int32" && types != "int64")
     throw std::invalid_argument("the second argument is int32, int64 or all, not " + types);
   int failures = 0;
@@ -266,12 +281,14 @@ int main(int argc, char** argv) try {
   if (types != "int64") {
     sweep<int> s(n, time);
     s.offsets_only = forms == "offsets";
+    s.bykey_prefetch = forms == "bykey_prefetch";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }
   if (types != "int32") {
     sweep<long long> s(n / 2, time);  // the same bytes of values
     s.offsets_only = forms == "offsets";
+    s.bykey_prefetch = forms == "bykey_prefetch";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }
