@@ -4,10 +4,11 @@
 // run; every count and item verified against the CPU reference before it is timed,
 // timed like onepass-bench (bench/gpu.cuh), rates on bytes read + written.
 // Used to choose the rows of include/onepass/tuning/select_tuning.cuh (docs/perf/select.md).
-//   select_tuning_sweep [log2_n=28] [rows=all|stores|prefetch]
+//   select_tuning_sweep [log2_n=28] [rows=all|stores|prefetch|backoff]
 // ("stores": the one-tile kernel's packed items written one store an item against 16
 // bytes a store, on the tables where production runs that kernel, and partition;
-// "prefetch": the production rows with the L2 prefetch 1, 2, 4 and 6 MiB ahead.)
+// "prefetch": the production rows with the L2 prefetch 1, 2, 4 and 6 MiB ahead;
+// "backoff": the production rows with the lookback's first pause 0, 16, 32 and 128 ns.)
 // (8-byte items run at half the count, so both sizes move the same bytes.)
 #include <cstdint>
 #include <cstdio>
@@ -45,6 +46,17 @@ struct production_prefetch {
     tuning::select_tuning t = tuning::default_select_tuning<T>::value;
     t.l2_prefetch_bytes = static_cast<long long>(MiB) << 20;
     t.l2_prefetch_min_input_bytes = 0;
+    return t;
+  }();
+};
+
+// The production row with the lookback's first pause `Ns` (0: poll again at once; the
+// pause doubles up to 256 ns, lookback::backoff).
+template <class T, unsigned Ns>
+struct production_backoff {
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    t.lookback_backoff_ns = Ns;
     return t;
   }();
 };
@@ -120,14 +132,14 @@ struct sweep {
     if (bad < 0 && what == op::partition)
       bad = bench::first_mismatch(rejected.get(), expected.get() + kept, n - kept, s);
     if (bad >= 0) {
-      std::printf("  %-36s FAILED (count %lld of %lld, first difference at %lld)\n", name, static_cast<long long>(got),
+      std::printf("  %-44s FAILED (count %lld of %lld, first difference at %lld)\n", name, static_cast<long long>(got),
                   kept, bad);
       ++failures;
       return;
     }
     const auto t = time.run(call);
     const double gbps = bytes / t.median / 1e6;
-    std::printf("  %-36s %7.3f ms  %5.1f%% of copy\n", name, t.median, 100 * gbps / copy_gbps);
+    std::printf("  %-44s %7.3f ms  %5.1f%% of copy\n", name, t.median, 100 * gbps / copy_gbps);
   }
 
   template <class Row>
@@ -138,8 +150,9 @@ struct sweep {
     using flagged_job = onepass::detail::select_flagged_job<T, std::uint8_t>;
     char name[80];
     if (r.register_rows > 0)
-      std::snprintf(name, sizeof name, "%d x (%d rows + %d shared) L2+%lldMiB min%d", r.block_threads,
-                    r.register_rows, r.shared_items, r.l2_prefetch_bytes >> 20, r.split_min_blocks_per_sm);
+      std::snprintf(name, sizeof name, "%d x (%d rows + %d shared) L2+%lldMiB min%d wait %uns", r.block_threads,
+                    r.register_rows, r.shared_items, r.l2_prefetch_bytes >> 20, r.split_min_blocks_per_sm,
+                    r.lookback_backoff_ns);
     else
       std::snprintf(name, sizeof name, "one tile %dx%d L2+%lldMiB%s", r.block_threads, r.items_per_thread,
                     r.l2_prefetch_bytes >> 20, r.vector_stores ? " 16-byte stores" : "");
@@ -233,6 +246,21 @@ int run_prefetch_table(long long n, op what, int keep, bench::timer& time, doubl
   return s.failures;
 }
 
+// The production row with the lookback's first pause at 0 (spinning), 16, 32
+// (production's) and 128 ns, alternated twice.
+template <class T>
+int run_backoff_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
+  sweep<T> s(n, what, keep, time, copy_gbps);
+  s.try_cub();
+  for (int round = 0; round < 2; ++round) {
+    s.template try_row<production_backoff<T, 0>>();
+    s.template try_row<production_backoff<T, 16>>();
+    s.template try_row<production_backoff<T, 32>>();
+    s.template try_row<production_backoff<T, 128>>();
+  }
+  return s.failures;
+}
+
 int main(int argc, char** argv) try {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -255,6 +283,12 @@ int main(int argc, char** argv) try {
                 static_cast<long long>(a.bytes()));
   }
   int failures = 0;
+  if (argc > 2 && std::string(argv[2]) == "backoff") {
+    for (int keep : {1, 50, 99}) failures += run_backoff_table<unsigned>(n, op::select, keep, time, copy_gbps);
+    failures += run_backoff_table<unsigned>(n, op::partition, 50, time, copy_gbps);
+    failures += run_backoff_table<unsigned long long>(n / 2, op::select, 50, time, copy_gbps);
+    return failures ? 1 : 0;
+  }
   if (argc > 2 && std::string(argv[2]) == "prefetch") {
     for (int keep : {1, 50, 99}) failures += run_prefetch_table<unsigned>(n, op::select, keep, time, copy_gbps);
     failures += run_prefetch_table<unsigned>(n, op::partition, 50, time, copy_gbps);
