@@ -219,46 +219,35 @@ int run_table(long long n, op what, int keep, bench::timer& time, double copy_gb
   return s.failures;
 }
 
-// The one-tile kernel's stores, one an item against 16 bytes a store, alternated twice.
-template <class T, int Items>
-int run_stores_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
+// One table: CUB, then Rows in order, the whole list twice, so that drift within the run
+// shows as a difference between the two rounds.
+template <class T, class... Rows>
+int run_alternated(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
   sweep<T> s(n, what, keep, time, copy_gbps);
   s.try_cub();
-  for (int round = 0; round < 2; ++round) {
-    s.template try_row<one_tile_row<Items, false>>();
-    s.template try_row<one_tile_row<Items, true>>();
-  }
+  for (int round = 0; round < 2; ++round) (s.template try_row<Rows>(), ...);
   return s.failures;
 }
 
-// The production row with the L2 prefetch 1, 2 (production's), 4 and 6 MiB ahead,
-// alternated twice.
+// The one-tile kernel's stores, one an item against 16 bytes a store.
+template <class T, int Items>
+int run_stores_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
+  return run_alternated<T, one_tile_row<Items, false>, one_tile_row<Items, true>>(n, what, keep, time, copy_gbps);
+}
+
+// The production row with the L2 prefetch 1, 2, 4 and 6 MiB ahead.
 template <class T>
 int run_prefetch_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
-  sweep<T> s(n, what, keep, time, copy_gbps);
-  s.try_cub();
-  for (int round = 0; round < 2; ++round) {
-    s.template try_row<production_prefetch<T, 1>>();
-    s.template try_row<production_prefetch<T, 2>>();
-    s.template try_row<production_prefetch<T, 4>>();
-    s.template try_row<production_prefetch<T, 6>>();
-  }
-  return s.failures;
+  return run_alternated<T, production_prefetch<T, 1>, production_prefetch<T, 2>, production_prefetch<T, 4>,
+                        production_prefetch<T, 6>>(n, what, keep, time, copy_gbps);
 }
 
 // The production row with the lookback's first pause at 0 (spinning), 16, 32
-// (production's) and 128 ns, alternated twice.
+// (production's) and 128 ns.
 template <class T>
 int run_backoff_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
-  sweep<T> s(n, what, keep, time, copy_gbps);
-  s.try_cub();
-  for (int round = 0; round < 2; ++round) {
-    s.template try_row<production_backoff<T, 0>>();
-    s.template try_row<production_backoff<T, 16>>();
-    s.template try_row<production_backoff<T, 32>>();
-    s.template try_row<production_backoff<T, 128>>();
-  }
-  return s.failures;
+  return run_alternated<T, production_backoff<T, 0>, production_backoff<T, 16>, production_backoff<T, 32>,
+                        production_backoff<T, 128>>(n, what, keep, time, copy_gbps);
 }
 
 int main(int argc, char** argv) try {
