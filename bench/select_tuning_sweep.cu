@@ -4,11 +4,14 @@
 // run; every count and item verified against the CPU reference before it is timed,
 // timed like onepass-bench (bench/gpu.cuh), rates on bytes read + written.
 // Used to choose the rows of include/onepass/tuning/select_tuning.cuh (docs/perf/select.md).
-//   select_tuning_sweep [log2_n=28] [rows=all|stores|prefetch|backoff]
+//   select_tuning_sweep [log2_n=28] [rows=all|stores|prefetch|backoff|shapes]
 // ("stores": the one-tile kernel's packed items written one store an item against 16
 // bytes a store, on the tables where production runs that kernel, and partition;
 // "prefetch": the production rows with the L2 prefetch 1, 2, 4 and 6 MiB ahead;
-// "backoff": the production rows with the lookback's first pause 0, 16, 32 and 128 ns.)
+// "backoff": the production rows with the lookback's first pause 0, 16, 32 and 128 ns;
+// "shapes": 4-byte tables only, production against other one-tile shapes, the one-tile
+// kernel at a minimum of 6 blocks per SM, and split tiles, all with 16-byte stores and
+// production's prefetch.)
 // (8-byte items run at half the count, so both sizes move the same bytes.)
 #include <cstdint>
 #include <cstdio>
@@ -59,6 +62,24 @@ struct production_backoff {
     t.lookback_backoff_ns = Ns;
     return t;
   }();
+};
+
+// A 4-byte row with production's prefetch and 16-byte stores: the one-tile kernel
+// Threads x Items (at least OneTileMin blocks per SM; 0: the compiler's choice), or with
+// RegisterRows > 0 the split tile (at least SplitMin blocks per SM).
+template <int Threads, int Items, int RegisterRows = 0, int SplitMin = 0, int OneTileMin = 0>
+struct shape_row {
+  static constexpr tuning::select_tuning value{Threads,
+                                               Items,
+                                               32,
+                                               tuning::select_l2_prefetch_bytes_4byte,
+                                               0,
+                                               RegisterRows,
+                                               RegisterRows > 0 ? Threads * (Items - RegisterRows) : 0,
+                                               SplitMin,
+                                               true,
+                                               true,
+                                               OneTileMin};
 };
 
 // flagged: select_flagged with uint8 flags that say what select_if's predicate would.
@@ -154,8 +175,8 @@ struct sweep {
                     r.register_rows, r.shared_items, r.l2_prefetch_bytes >> 20, r.split_min_blocks_per_sm,
                     r.lookback_backoff_ns);
     else
-      std::snprintf(name, sizeof name, "one tile %dx%d L2+%lldMiB%s", r.block_threads, r.items_per_thread,
-                    r.l2_prefetch_bytes >> 20, r.vector_stores ? " 16-byte stores" : "");
+      std::snprintf(name, sizeof name, "one tile %dx%d L2+%lldMiB%s min%d", r.block_threads, r.items_per_thread,
+                    r.l2_prefetch_bytes >> 20, r.vector_stores ? " 16-byte stores" : "", r.min_blocks_per_sm);
     bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::select_plan<T, Row>::workspace_bytes(n)));
     const workspace w{ws.get(), ws.bytes()};
     measure(name, [&] {
@@ -250,6 +271,15 @@ int run_backoff_table(long long n, op what, int keep, bench::timer& time, double
                         production_backoff<T, 128>>(n, what, keep, time, copy_gbps);
 }
 
+// 4-byte shapes: production (128 x 64, 5 blocks per SM by its 96 registers) against
+// smaller and larger one-tile shapes, the same tile at a minimum of 6 blocks per SM, and
+// the split tile with 32 or 16 register rows at 8 blocks per SM.
+int run_shapes_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
+  return run_alternated<unsigned, tuning::default_select_tuning<unsigned>, shape_row<128, 48>, shape_row<128, 80>,
+                        shape_row<256, 32>, shape_row<128, 64, 0, 0, 6>, shape_row<128, 48, 0, 0, 7>,
+                        shape_row<128, 64, 32, 8>, shape_row<128, 64, 16, 8>>(n, what, keep, time, copy_gbps);
+}
+
 int main(int argc, char** argv) try {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -285,6 +315,11 @@ int main(int argc, char** argv) try {
     failures += run_prefetch_table<unsigned long long>(n / 2, op::select, 50, time, copy_gbps);
     return failures ? 1 : 0;
   }
+  if (argc > 2 && std::string(argv[2]) == "shapes") {
+    for (int keep : {1, 50, 99}) failures += run_shapes_table(n, op::select, keep, time, copy_gbps);
+    failures += run_shapes_table(n, op::unique, 4, time, copy_gbps);
+    return failures ? 1 : 0;
+  }
   if (argc > 2 && std::string(argv[2]) == "stores") {
     for (int keep : {1, 50, 99}) failures += run_stores_table<unsigned, 64>(n, op::select, keep, time, copy_gbps);
     failures += run_stores_table<unsigned, 64>(n, op::flagged, 50, time, copy_gbps);
@@ -296,7 +331,7 @@ int main(int argc, char** argv) try {
     return failures ? 1 : 0;
   }
   if (argc > 2 && std::string(argv[2]) != "all") {
-    std::fprintf(stderr, "select_tuning_sweep: rows must be all or stores, not %s\n", argv[2]);
+    std::fprintf(stderr, "select_tuning_sweep: rows must be all, stores, prefetch, backoff or shapes, not %s\n", argv[2]);
     return 2;
   }
   for (int keep : {1, 50, 99}) failures += run_table<unsigned, 64, 32>(n, op::select, keep, time, copy_gbps);

@@ -111,11 +111,15 @@ constexpr long long run_lengths[] = {1, 4, 1000, random_runs};
 // 0, 1, the warp edges, the tile edges, a few tiles, some random sizes, and 2^24 + 5.
 template <class T>
 std::vector<long long> select_sizes() {
-  const long long tile = onepass::detail::select_plan<T>::tile_items;
+  using plan = onepass::detail::select_plan<T>;
+  const long long tile = plan::tile_items;
+  // unique's tile where it has its own shape (4-byte items), else the same.
+  const long long unique_tile = plan::smallest_tile_items;
   // tile / 2: where the split tile's register part ends and its shared part begins (4-
   // and 8-byte items).
   std::vector<long long> sizes = {0,        1,    31,       32,       33,          tile / 2 - 1,      tile / 2 + 1,
-                                  tile - 1, tile, tile + 1, tile + 3, 3 * tile + 5, (1ll << 24) + 5};
+                                  tile - 1, tile, tile + 1, tile + 3, 3 * tile + 5, (1ll << 24) + 5,
+                                  unique_tile - 1, unique_tile + 1, 3 * unique_tile + 5};
   std::mt19937_64 rng(4321 + sizeof(T));
   for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 300000));
   std::sort(sizes.begin(), sizes.end());
@@ -908,7 +912,8 @@ struct one_tile_scalar_stores {
 };
 
 // The split tile for every job it can run on 4-byte items (production gives it their
-// partitions only): 32 rows in registers, 4096 items in shared memory.
+// partitions only; unique runs its own one-tile shape): 32 rows in registers, 4096 items
+// in shared memory.
 template <class T>
 struct split_tile_four_byte {
   static constexpr tuning::select_tuning value = [] {
@@ -916,6 +921,7 @@ struct split_tile_four_byte {
     t.register_rows = 32;
     t.shared_items = t.tile_items() - 32 * t.block_threads;
     t.split_selects = true;
+    t.unique_items_per_thread = 0;
     return t;
   }();
 };

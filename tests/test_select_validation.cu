@@ -3,6 +3,7 @@
 // both call styles; in place is accepted where the contract allows it; the workspace size
 // has its promised shape. No GPU needed: these run in CI. What needs the runtime (host
 // memory refused, nothing written) is in test_select.cu.
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 
@@ -146,7 +147,7 @@ TEST(SelectValidation, Counts) {
   // The limit is a one-dimensional grid of tiles; up to it, n is accepted (the ranges are
   // placed back to back, each as long as the largest input).
   using plan = onepass::detail::select_plan<int>;
-  EXPECT_EQ(plan::max_items, 2147483647ll * plan::tile_items);
+  EXPECT_EQ(plan::max_items, 2147483647ll * plan::smallest_tile_items);
   const std::uintptr_t base = 1ull << 20;
   const std::uintptr_t len = static_cast<std::uintptr_t>(plan::max_items) * sizeof(int);
   for (long long n : {(1ll << 31) + 5, plan::max_items}) {
@@ -288,7 +289,8 @@ template <class T>
 void check_workspace_shape() {
   SCOPED_TRACE(sizeof(T));
   using plan = onepass::detail::select_plan<T>;
-  const long long tile = plan::tile_items;
+  // The workspace counts in the smallest tile any call launches (unique's, for 4-byte items).
+  const long long tile = plan::smallest_tile_items;
   const auto bytes = [](long long n) { return onepass::select_workspace_bytes<T>(n); };
   EXPECT_EQ(bytes(0), 0u);
   EXPECT_GT(bytes(1), 0u);
@@ -301,9 +303,32 @@ void check_workspace_shape() {
   EXPECT_EQ(bytes(1000 * tile + 1) - bytes(1000 * tile), per_tile);
   EXPECT_EQ(bytes(1000 * tile), bytes(1) + 999 * per_tile);
   // 2^31 items and the largest n still have a size (no overflow in 64 bits).
-  const auto last_tiles = static_cast<std::size_t>(plan::num_tiles(plan::max_items) - 1);
+  const auto last_tiles = static_cast<std::size_t>((plan::max_items + tile - 1) / tile - 1);
   EXPECT_EQ(bytes(plan::max_items), bytes(1) + last_tiles * per_tile);
   EXPECT_GT(bytes(1ll << 31), bytes(1ll << 30));
+  // One size serves every call: what select_if's and unique's launches clear and use fits.
+  using select_row = onepass::detail::select_job_tuning<onepass::detail::select_if_job<T, is_odd>,
+                                                        onepass::tuning::default_select_tuning<T>>;
+  using unique_row = onepass::detail::select_job_tuning<onepass::detail::unique_job<T, onepass::equal_to>,
+                                                        onepass::tuning::default_select_tuning<T>>;
+  using select_launch_plan = onepass::detail::select_plan<T, select_row>;
+  using unique_launch_plan = onepass::detail::select_plan<T, unique_row>;
+  EXPECT_EQ(std::min(select_launch_plan::tile_items, unique_launch_plan::tile_items), tile);
+  for (long long n : {1ll, tile - 1, tile, tile + 1, 4 * plan::tile_items + 3, 1ll << 28, plan::max_items}) {
+    SCOPED_TRACE(n);
+    EXPECT_GE(bytes(n), select_launch_plan::launch_workspace_bytes(n));
+    EXPECT_GE(bytes(n), unique_launch_plan::launch_workspace_bytes(n));
+    EXPECT_EQ(bytes(n), std::max(select_launch_plan::launch_workspace_bytes(n),
+                                 unique_launch_plan::launch_workspace_bytes(n)));
+  }
+}
+
+TEST(SelectValidation, UniqueTakesItsOwnTileForFourByteItems) {
+  using plan = onepass::detail::select_plan<unsigned>;
+  EXPECT_EQ(plan::tile_items, 128 * 64);
+  EXPECT_EQ(plan::smallest_tile_items, 128 * onepass::tuning::select_unique_items_per_thread_4byte);
+  using wide = onepass::detail::select_plan<double>;
+  EXPECT_EQ(wide::smallest_tile_items, wide::tile_items);
 }
 
 TEST(SelectValidation, WorkspaceBytes) {

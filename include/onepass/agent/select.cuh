@@ -205,8 +205,9 @@ __device__ ONEPASS_FORCEINLINE index_t claim_select_tile(lookback::tile_counter&
 }
 
 // out_rejected == nullptr: a select (rejected items are dropped); otherwise a partition.
-template <class Job, int Threads, int N, int V, class Delay, bool VectorStores = false>
-__global__ void __launch_bounds__(Threads)
+// MinBlocksPerSM: __launch_bounds__'s minimum of resident blocks (0: the compiler's choice).
+template <class Job, int Threads, int N, int V, class Delay, bool VectorStores = false, int MinBlocksPerSM = 0>
+__global__ void __launch_bounds__(Threads, MinBlocksPerSM)
     select_kernel(Job job, index_t n, typename Job::value_type* out, typename Job::value_type* out_rejected,
                   index_t* count_out, index_t num_tiles, lookback::tile_state<index_t> state,
                   lookback::tile_counter counter, unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {

@@ -19,18 +19,39 @@ template <class T, class Tuning = tuning::default_select_tuning<T>>
 struct select_plan {
   static constexpr tuning::select_tuning tuning = Tuning::value;
   static_assert(tuning.split_tile_fits(), "tuning: the split tile must hold tile_items() items");
+  static_assert(tuning.unique_items_per_thread == 0 || !tuning.split_selects,
+                "tuning: unique's own shape is for rows whose selects keep the one-tile kernel");
+  // The tile of a launch with this row (select_launch plans unique with for_unique()).
   static constexpr index_t tile_items = tuning.tile_items();
+  // The smallest tile any call of the row launches (unique's may be smaller): the
+  // workspace and the size limit count in it, so that one workspace serves all four calls.
+  static constexpr index_t smallest_tile_items =
+      tile_items < tuning.for_unique().tile_items() ? tile_items : tuning.for_unique().tile_items();
   // The split-tile kernel can run 4- and 8-byte items (on a 16-byte aligned input).
   static constexpr bool has_split_tile = tuning.register_rows > 0 && (sizeof(T) == 4 || sizeof(T) == 8);
-  // Largest n whose tile count fits a one-dimensional grid.
-  static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
+  // Largest n whose tile count fits a one-dimensional grid, for every call.
+  static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * smallest_tile_items;
 
   static constexpr index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
   // Workspace layout: [tile counter, padded to 16 bytes][descriptors: 64-bit counts].
   static constexpr std::size_t counter_bytes = 16;
-  static constexpr std::size_t workspace_bytes(index_t n) {
+  // What a launch with this row uses of it (its own tile count).
+  static constexpr std::size_t launch_workspace_bytes(index_t n) {
     return n <= 0 ? 0 : counter_bytes + lookback::tile_state<index_t>::bytes(num_tiles(n));
   }
+  // What every call needs: as many descriptors as the smallest tile makes.
+  static constexpr std::size_t workspace_bytes(index_t n) {
+    return n <= 0 ? 0
+                  : counter_bytes + lookback::tile_state<index_t>::bytes((n + smallest_tile_items - 1) /
+                                                                         smallest_tile_items);
+  }
+};
+
+// The row a job runs: unique's own (tuning::select_tuning::for_unique) for unique, the row
+// itself for the others.
+template <class Job, class Tuning>
+struct select_job_tuning {
+  static constexpr tuning::select_tuning value = Job::needs_previous ? Tuning::value.for_unique() : Tuning::value;
 };
 
 // Two ranges of n items share no byte (equal ranges overlap too).
@@ -118,7 +139,7 @@ template <class Job, class Tuning = tuning::default_select_tuning<typename Job::
 void select_launch(const Job& job, index_t n, typename Job::value_type* out, typename Job::value_type* out_rejected,
                    index_t* count_out, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
   using T = typename Job::value_type;
-  using plan = select_plan<T, Tuning>;
+  using plan = select_plan<T, select_job_tuning<Job, Tuning>>;
   if (n == 0) {
     ONEPASS_CUDA_TRY(cudaMemsetAsync(count_out, 0, sizeof(index_t), stream));
     return;
@@ -128,7 +149,7 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
   constexpr int V = vector_width<T>;
   static_assert(items % V == 0, "tuning: items_per_thread must be a multiple of the vector width");
   auto* base = static_cast<unsigned char*>(ws.data);
-  ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::launch_workspace_bytes(n), stream));
   lookback::tile_counter counter(base);
   lookback::tile_state<index_t> state(base + plan::counter_bytes);
   const bool aligned = is_vector_aligned(job.in);
@@ -151,11 +172,12 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
     }
   }
   constexpr bool vector_stores = plan::tuning.vector_stores;
+  constexpr int min_blocks = plan::tuning.min_blocks_per_sm;
   if (aligned) {
-    launch(select_kernel<Job, threads, items, V, Delay, vector_stores>, grid, threads, 0, stream, job, n, out,
+    launch(select_kernel<Job, threads, items, V, Delay, vector_stores, min_blocks>, grid, threads, 0, stream, job, n, out,
            out_rejected, count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
   } else {
-    launch(select_kernel<Job, threads, items, 1, Delay, vector_stores>, grid, threads, 0, stream, job, n, out,
+    launch(select_kernel<Job, threads, items, 1, Delay, vector_stores, min_blocks>, grid, threads, 0, stream, job, n, out,
            out_rejected, count_out, tiles, state, counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles);
   }
 }

@@ -4,7 +4,7 @@
 // One tile per block. Each thread holds 256 bytes of items (at most 64 items, a
 // multiple of the 128-bit vector where there is one): of the shapes measured on an H100
 // (2^28 uint32), 128 threads x 64 items was the fastest, and larger tiles beat more
-// threads (docs/perf/select.md).
+// threads (docs/perf/select.md). 4-byte unique is the exception, 48 items a thread.
 #pragma once
 
 #include <cstddef>
@@ -38,7 +38,24 @@ struct select_tuning {
   // H200 (docs/perf/select.md): uint32 select +1.8 points of the copy with half kept, +4.2
   // with 99% kept, select_flagged +1.1, level at 1% kept and for unique with runs of 4.
   bool vector_stores = false;
+  // The one-tile kernel's __launch_bounds__ minimum of resident blocks per SM (0: none, the
+  // compiler's choice).
+  int min_blocks_per_sm = 0;
+  // unique's items per thread in the one-tile kernel where they differ from the other
+  // calls' (0: items_per_thread). Only in rows whose selects keep the one-tile kernel
+  // (split_selects false), so that unique never runs the split tile.
+  int unique_items_per_thread = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
+  // The row unique runs: the one-tile kernel with unique_items_per_thread, where set.
+  constexpr select_tuning for_unique() const {
+    select_tuning t = *this;
+    if (unique_items_per_thread > 0) {
+      t.items_per_thread = unique_items_per_thread;
+      t.register_rows = 0;
+      t.shared_items = 0;
+    }
+    return t;
+  }
   constexpr bool split_tile_fits() const {
     return register_rows == 0 || block_threads * register_rows + shared_items == tile_items();
   }
@@ -65,13 +82,27 @@ inline constexpr long long select_l2_prefetch_min_input_bytes = 128ll << 20;
 // (runs of 4) H200 68.6 -> 76.1% (CUB 71.0%), H100 77.5 -> 89.8% (CUB 82.8%); every other
 // table within 0.3 point of 6.
 // select_flagged always runs the one-tile kernel (select_flagged_job::split_tile).
+// 4-byte unique takes a smaller tile, 128 x 48 (80 registers, 6 blocks per SM, against 96
+// and 5): at 2^28 uint32 with runs of 4, +1.9 points of the copy on an H100 and +1.6 on an
+// H200; the same shape loses 0.7-1.8 points for select_if, which keeps 128 x 64.
+inline constexpr int select_unique_items_per_thread_4byte = 48;
 constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
   const int items = element_bytes >= 256 ? 1 : element_bytes <= 4 ? 64 : static_cast<int>(256 / element_bytes);
   if (element_bytes == 4 || element_bytes == 8) {
     const int rows = static_cast<int>(128 / element_bytes);
     const long long prefetch = element_bytes == 4 ? select_l2_prefetch_bytes_4byte : select_l2_prefetch_bytes;
-    return {128, items, 32, prefetch, select_l2_prefetch_min_input_bytes, rows, 128 * (items - rows), 8,
-            element_bytes == 8, true};
+    return {128,
+            items,
+            32,
+            prefetch,
+            select_l2_prefetch_min_input_bytes,
+            rows,
+            128 * (items - rows),
+            8,
+            element_bytes == 8,
+            true,
+            0,
+            element_bytes == 4 ? select_unique_items_per_thread_4byte : 0};
   }
   return {128, items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes};
 }
