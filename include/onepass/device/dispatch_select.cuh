@@ -36,14 +36,13 @@ struct select_plan {
   // Workspace layout: [tile counter, padded to 16 bytes][descriptors: 64-bit counts].
   static constexpr std::size_t counter_bytes = 16;
   // What a launch with this row uses of it (its own tile count).
-  static constexpr std::size_t launch_workspace_bytes(index_t n) {
-    return n <= 0 ? 0 : counter_bytes + lookback::tile_state<index_t>::bytes(num_tiles(n));
-  }
+  static constexpr std::size_t launch_workspace_bytes(index_t n) { return bytes_for(n, tile_items); }
   // What every call needs: as many descriptors as the smallest tile makes.
-  static constexpr std::size_t workspace_bytes(index_t n) {
-    return n <= 0 ? 0
-                  : counter_bytes + lookback::tile_state<index_t>::bytes((n + smallest_tile_items - 1) /
-                                                                         smallest_tile_items);
+  static constexpr std::size_t workspace_bytes(index_t n) { return bytes_for(n, smallest_tile_items); }
+
+ private:
+  static constexpr std::size_t bytes_for(index_t n, index_t tile) {
+    return n <= 0 ? 0 : counter_bytes + lookback::tile_state<index_t>::bytes((n + tile - 1) / tile);
   }
 };
 

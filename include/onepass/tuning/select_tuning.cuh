@@ -82,9 +82,9 @@ inline constexpr long long select_l2_prefetch_min_input_bytes = 128ll << 20;
 // (runs of 4) H200 68.6 -> 76.1% (CUB 71.0%), H100 77.5 -> 89.8% (CUB 82.8%); every other
 // table within 0.3 point of 6.
 // select_flagged always runs the one-tile kernel (select_flagged_job::split_tile).
-// 4-byte unique takes a smaller tile, 128 x 48 (80 registers, 6 blocks per SM, against 96
-// and 5): at 2^28 uint32 with runs of 4, +1.9 points of the copy on an H100 and +1.6 on an
-// H200; the same shape loses 0.7-1.8 points for select_if, which keeps 128 x 64.
+// 4-byte unique takes a smaller tile, 128 x 48 (72 registers: 7 blocks per SM by registers,
+// against 96 and 5): at 2^28 uint32 with runs of 4, +1.9 points of the copy on an H100 and
+// +1.6 on an H200; the same shape loses 0.7-1.8 points for select_if, which keeps 128 x 64.
 inline constexpr int select_unique_items_per_thread_4byte = 48;
 constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
   const int items = element_bytes >= 256 ? 1 : element_bytes <= 4 ? 64 : static_cast<int>(256 / element_bytes);
