@@ -504,6 +504,20 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
   for (index_t s0 = static_cast<index_t>(blockIdx.x) * C; s0 < num_segments;
        s0 += static_cast<index_t>(gridDim.x) * C) {
     const int count = num_segments - s0 < C ? static_cast<int>(num_segments - s0) : C;
+    // 0. The block's next chunk, into L2 while this one is staged and marked: each chunk
+    // is one load phase and then only shared-memory work, so without it DRAM idles
+    // between a block's chunks. (One chunk ahead: two or four ahead were slower on an
+    // H200, the prefetched lines evicted before use; docs/perf/segmented_scan.md.)
+    if (t == 0) {
+      const index_t next = s0 + static_cast<index_t>(gridDim.x) * C;
+      if (next < num_segments) {
+        const index_t next_count = num_segments - next < C ? num_segments - next : C;
+        // Its begins and the one after them (CSR: count + 1 boundaries exist).
+        const index_t begins_end = csr || next + next_count < num_segments ? next + next_count + 1 : num_segments;
+        prefetch_range_l2(begin + next, begin + begins_end);
+        if (!csr) prefetch_range_l2(end + next, end + next + next_count);
+      }
+    }
     // 1. Stage begins [0, count] and (unless CSR) ends [0, count). Compared as signed
     // 64-bit: every offset of a valid call is in [0, n] (an unsigned offset of 2^63 or
     // more reads as negative: out of range either way). Begin `count` is the next

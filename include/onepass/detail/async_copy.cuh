@@ -8,6 +8,8 @@
 // thread's wait and a barrier (__syncthreads), the usual producer/consumer pattern.
 #pragma once
 
+#include <cstdint>
+
 #include "onepass/detail/config.cuh"
 
 namespace onepass::detail {
@@ -47,6 +49,14 @@ __device__ ONEPASS_FORCEINLINE void prefetch_l2_bulk(const void* src, unsigned b
   (void)src;
   (void)bytes;
 #endif
+}
+
+// Asks the L2 for the 16-byte chunks that lie wholly inside [first, last): any pointers,
+// aligned or not, and nothing outside the range is touched. One thread calls it.
+__device__ ONEPASS_FORCEINLINE void prefetch_range_l2(const void* first, const void* last) {
+  const auto a = (reinterpret_cast<std::uintptr_t>(first) + 15) & ~std::uintptr_t{15};
+  const auto b = reinterpret_cast<std::uintptr_t>(last) & ~std::uintptr_t{15};
+  if (b > a) prefetch_l2_bulk(reinterpret_cast<const void*>(a), static_cast<unsigned>(b - a));
 }
 
 // A launch's prefetch distance in tiles (0 = none): `ahead_bytes` in whole tiles, for an
