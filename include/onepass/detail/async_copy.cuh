@@ -52,7 +52,8 @@ __device__ ONEPASS_FORCEINLINE void prefetch_l2_bulk(const void* src, unsigned b
 }
 
 // Asks the L2 for the 16-byte chunks that lie wholly inside [first, last): any pointers,
-// aligned or not, and nothing outside the range is touched. One thread calls it.
+// aligned or not, and nothing outside the range is touched. One thread calls it; the
+// range is a tile or a chunk, under 4 GiB (one bulk prefetch's byte count is 32 bits).
 __device__ ONEPASS_FORCEINLINE void prefetch_range_l2(const void* first, const void* last) {
   const auto a = (reinterpret_cast<std::uintptr_t>(first) + 15) & ~std::uintptr_t{15};
   const auto b = reinterpret_cast<std::uintptr_t>(last) & ~std::uintptr_t{15};
