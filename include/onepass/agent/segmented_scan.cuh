@@ -141,8 +141,8 @@ __device__ ONEPASS_FORCEINLINE unsigned finish_thread_segments(T (&items)[N], co
 #endif
 
 // --- head sources -----------------------------------------------------------------------
-// Each provides `has_gaps`, ok() (false: the input was found bad on the device, and the
-// kernel writes nothing), and
+// Each provides `has_gaps`, `has_window`, ok() (false: the input was found bad on the
+// device, and the kernel writes nothing), and
 //   load<N, V, ScratchBytes>(scratch, tile_begin, tile_valid, n): the calling thread's
 //   thread_heads, for items tile_begin + threadIdx.x * N + [0, N). Item 0
 //   of the array always begins a segment (or, for the offsets form, possibly a gap); the
@@ -155,12 +155,16 @@ __device__ ONEPASS_FORCEINLINE unsigned finish_thread_segments(T (&items)[N], co
 //   fetched<N>: what a thread holds in registers between the two (a few words);
 //   fetch<N>(tile_begin, n): issues the loads for the same items (zeros past n);
 //   heads<N>(fetched): the thread_heads, once the loads are needed.
+// A source with `has_window` (and no gaps) covers one contiguous range of items, given by
+// window_begin() / window_end() (device loads): the kernels scan every item as if all were
+// covered and write only the items inside the window.
 
 #if defined(__CUDACC__)
 // flags[i] converting to true: item i begins a segment.
 template <class Flag>
 struct flag_heads {
   static constexpr bool has_gaps = false;
+  static constexpr bool has_window = false;
   const Flag* flags;
   __device__ ONEPASS_FORCEINLINE bool ok() const { return true; }
 
@@ -241,6 +245,7 @@ __device__ ONEPASS_FORCEINLINE void store_bytes(unsigned char* p, unsigned long 
 template <class Key, class Eq>
 struct key_heads {
   static constexpr bool has_gaps = false;
+  static constexpr bool has_window = false;
   // Not pipelined: a thread's keys would hold as many registers as its values.
   static constexpr bool pipelined = false;
   const Key* keys;
@@ -327,6 +332,7 @@ __device__ ONEPASS_FORCEINLINE unsigned bitmap_bits(std::uint32_t word, index_t 
 // every segment. An item with an `ends` bit and no `begins` bit starts a gap.
 struct bitmap_heads {
   static constexpr bool has_gaps = true;
+  static constexpr bool has_window = false;
   const std::uint32_t* begins;
   const std::uint32_t* ends;
   // Zero unless the offsets were found bad (segment_offsets_error); then nothing is
@@ -367,54 +373,65 @@ struct bitmap_heads {
 };
 
 // The offsets form's heads for CSR offsets (one array of count + 1 boundaries): the
-// segments then tile [offsets[0], offsets[count]) with no gap between them, so a bitmap of
-// begins says everything but where the trailing gap starts, offsets[count] (when below n),
-// which is read from the offsets themselves. No segment begins there, so that head is a
-// gap. (Items before offsets[0] are a gap too: item 0 without a head begins one.) Half the
-// bitmap bytes of bitmap_heads to clear, mark and read.
+// segments then tile [offsets[0], offsets[count]) with no gap between them, so the items
+// in no segment are the ones before offsets[0] and from offsets[count] on: one window.
+// The scan treats every item as covered (the begins bitmap marks each non-empty segment's
+// first item, and the first item at or after offsets[0] always begins one, so nothing
+// before the window reaches into it) and writes only the window. No gap heads, so the
+// kernels run their gap-free code; the window's ends are read once per block (pipelined
+// agent) or tile (one-tile agent). Half the bitmap bytes of bitmap_heads to clear, mark
+// and read. (Until 2026-11-25 the trailing gap was a gap head, read from the offsets by
+// every thread of every tile, and the kernels ran their gap code: docs/perf/segmented_scan.md.)
 template <class Offset>
 struct csr_bitmap_heads {
-  static constexpr bool has_gaps = true;
+  static constexpr bool has_gaps = false;
+  static constexpr bool has_window = true;
   const std::uint32_t* begins;
-  const Offset* last_boundary;  // offsets + count
+  const Offset* first_boundary;  // offsets
+  const Offset* last_boundary;   // offsets + count
   const unsigned long long* error;  // as bitmap_heads'
   __device__ ONEPASS_FORCEINLINE bool ok() const { return *error == 0; }
-
-  // The gap head among items [first, first + N) as a mask (valid boundaries: checked
-  // before the scan, and nothing is written when one is bad).
-  template <int N>
-  __device__ ONEPASS_FORCEINLINE unsigned gap_bit(index_t first, index_t n) const {
-    const auto g = static_cast<long long>(*last_boundary);
-    return g >= first && g < first + N && g < n ? 1u << static_cast<int>(g - first) : 0u;
-  }
+  // The covered items, [window_begin(), window_end()) (valid offsets: checked before the
+  // scan, and nothing is written when one is bad).
+  __device__ ONEPASS_FORCEINLINE index_t window_begin() const { return static_cast<index_t>(*first_boundary); }
+  __device__ ONEPASS_FORCEINLINE index_t window_end() const { return static_cast<index_t>(*last_boundary); }
 
   template <int N, int V, int ScratchBytes>
   __device__ ONEPASS_FORCEINLINE thread_heads load(unsigned char* /*scratch*/, index_t tile_begin,
                                                    long long /*tile_valid*/, index_t n) const {
     const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
     if (first >= n) return {0u, 0u};
-    const unsigned g = gap_bit<N>(first, n);
-    return {bitmap_bits<N>(begins[first / 32], first) | g, g};
+    return {bitmap_bits<N>(begins[first / 32], first), 0u};
   }
 
   static constexpr bool pipelined = true;
   template <int N>
   struct fetched {
     std::uint32_t begins;
-    unsigned gap;  // the gap head, already at its item's bit
   };
   template <int N>
   __device__ ONEPASS_FORCEINLINE fetched<N> fetch(index_t tile_begin, index_t n) const {
     static_assert(32 % N == 0, "a thread's bits must lie in one word");
     const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
-    if (first >= n) return {0u, 0u};
-    return {begins[first / 32], gap_bit<N>(first, n)};
+    if (first >= n) return {0u};
+    return {begins[first / 32]};
   }
   template <int N>
   __device__ ONEPASS_FORCEINLINE thread_heads heads(const fetched<N>& f) const {
-    return {bitmap_bits<N>(f.begins, threadIdx.x * N) | f.gap, f.gap};
+    return {bitmap_bits<N>(f.begins, threadIdx.x * N), 0u};
   }
 };
+
+// The mask of items first + [0, N) outside the window [begin, end) (a source's
+// has_window): the items a kernel must not write.
+template <int N>
+__device__ ONEPASS_FORCEINLINE unsigned outside_window(index_t first, index_t begin, index_t end) {
+  if (first >= begin && first + N <= end) return 0u;
+  unsigned outside = 0;
+#pragma unroll
+  for (int i = 0; i < N; ++i) outside |= static_cast<unsigned>(first + i < begin || first + i >= end) << i;
+  return outside;
+}
 
 // --- the offsets form's preparation -------------------------------------------------------
 // What is wrong with a segment's offsets (the first check that fails).
@@ -691,6 +708,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   using pair_op = segmented_op<Op>;
   using shared_t = segmented_scan_shared<T, Heads, BlockThreads, N, V>;
   __shared__ shared_t shared;
+  __shared__ index_t window[2];  // a has_window source's covered items
   const pair_op seg{op};
 
   if (!source.ok()) return;  // uniform: every block returns, none waits on another
@@ -698,6 +716,10 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   const int lane = lane_id();
   const int warp = warp_id();
   if (tid == 0) {
+    if constexpr (Heads::has_window) {
+      window[0] = source.window_begin();
+      window[1] = source.window_end();
+    }
     shared.tile = counter.claim();
     prefetch_tile_l2(in, shared.tile, prefetch_tiles, tile_items * static_cast<index_t>(sizeof(T)),
                      n * static_cast<index_t>(sizeof(T)));
@@ -796,11 +818,14 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
 
   // Fold the prefixes into the items before the first head; for gap forms, work out which
   // items are covered (the kind of the last head at or before each).
-  const unsigned uncovered = finish_thread_segments<Exclusive, Heads::has_gaps>(
+  unsigned uncovered = finish_thread_segments<Exclusive, Heads::has_gaps>(
       items, h, has_thread_prefix, thread_prefix, shared.tile_prefix, init, op);
+  if constexpr (Heads::has_window)
+    uncovered = outside_window<N>(tile_begin + static_cast<index_t>(tid) * N, window[0], window[1]);
 
   bool warp_has_gaps = false;
-  if constexpr (Heads::has_gaps) warp_has_gaps = __any_sync(full_warp_mask, uncovered != 0);
+  if constexpr (Heads::has_gaps || Heads::has_window)
+    warp_has_gaps = __any_sync(full_warp_mask, uncovered != 0);
   if (!warp_has_gaps) {
     exchange.blocked_to_striped(items, items);
     store_vector_striped<32, V>(out + warp_begin, items, lane, warp_valid);

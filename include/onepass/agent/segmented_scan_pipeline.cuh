@@ -62,8 +62,15 @@ __global__ void __launch_bounds__(BlockThreads,
   __shared__ typename scan_t::storage reduce_storage;
   __shared__ index_t claimed[S];
   __shared__ pair tile_prefix;
+  __shared__ index_t window[2];  // a has_window source's covered items
 
   if (!source.ok()) return;  // uniform: every block returns, none waits on another
+  if constexpr (Heads::has_window) {
+    if (threadIdx.x == 0) {  // read by the first tile's stores, after many barriers
+      window[0] = source.window_begin();
+      window[1] = source.window_end();
+    }
+  }
   const pair_op seg{op};
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = warp_id();
@@ -165,11 +172,13 @@ __global__ void __launch_bounds__(BlockThreads,
       }
     }
     __syncthreads();  // the tile's prefix is known
-    const unsigned uncovered = finish_thread_segments<Exclusive, Heads::has_gaps>(
+    unsigned uncovered = finish_thread_segments<Exclusive, Heads::has_gaps>(
         items, h, reduced_a.has_thread_prefix, reduced_a.thread_prefix, tile_prefix, init, op);
+    if constexpr (Heads::has_window)
+      uncovered = outside_window<N>(tile * layout::tile_items + static_cast<index_t>(tid) * N, window[0], window[1]);
     layout::write_blocked(stage_at(a), items);
     bool tile_has_gaps = false;  // the barrier: the scanned tile is in stage a
-    if constexpr (Heads::has_gaps)
+    if constexpr (Heads::has_gaps || Heads::has_window)
       tile_has_gaps = __syncthreads_or(uncovered != 0);
     else
       __syncthreads();
@@ -181,8 +190,8 @@ __global__ void __launch_bounds__(BlockThreads,
     if (!tile_has_gaps) {
       layout::store_tile(stage_at(a), out, tile, n);
     } else {
-      // Rare: a tile with items outside every segment. Each thread writes its own
-      // covered items.
+      // Rare: a tile with items outside every segment (or outside the window). Each
+      // thread writes its own covered items.
       const index_t first_item = tile * layout::tile_items + static_cast<index_t>(tid) * N;
 #pragma unroll
       for (int i = 0; i < N; ++i)

@@ -185,10 +185,10 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     constexpr int pipeline_threads = plan::tuning.pipeline_block_threads;
     constexpr int pipeline_items = plan::tuning.pipeline_items_per_thread;
     // With pipeline_clears_workspace the kernel clears its descriptors itself, after a
-    // cooperative launch. Not for the offsets form (its sources are the ones with gaps):
-    // the memset of its bitmaps has cleared the descriptors already, and its kernels stay
-    // as measured (their register budget is tight).
-    constexpr bool clears = plan::tuning.pipeline_clears_workspace && !Heads::has_gaps;
+    // cooperative launch. Not for the offsets form (its sources are the ones with gaps or
+    // a window): the memset of its bitmaps has cleared the descriptors already, and its
+    // kernels stay as measured (their register budget is tight).
+    constexpr bool clears = plan::tuning.pipeline_clears_workspace && !Heads::has_gaps && !Heads::has_window;
     constexpr auto kernel = segmented_scan_pipeline_kernel<T, Heads, Op, pipeline_threads, pipeline_items, Exclusive,
                                                            Delay, plan::tuning.pipeline_lookback_tiles_per_lane,
                                                            plan::tuning.pipeline_min_blocks_per_sm, clears>;
@@ -389,7 +389,8 @@ void scan_marked_offsets(const T* in, index_t n, T* out, const segment_offsets<O
   const offsets_workspace<T, Tuning> w{static_cast<unsigned char*>(ws.data), n};
   if (is_csr(segments))
     segmented_scan_launch<Exclusive, Tuning>(
-        in, n, out, csr_bitmap_heads<Offset>{w.begins(), segments.begin + segments.count, w.error()}, init, op, ws,
+        in, n, out, csr_bitmap_heads<Offset>{w.begins(), segments.begin, segments.begin + segments.count, w.error()},
+        init, op, ws,
         stream, true, delay);
   else
     segmented_scan_launch<Exclusive, Tuning>(in, n, out, bitmap_heads{w.begins(), w.ends(), w.error()}, init, op,
