@@ -1,7 +1,7 @@
 // The segmented scan without a GPU: the argument checks that run before anything is
 // enqueued (every form, both call styles), the pair operator's associativity, the error
-// word's encoding, and the CPU reference and input generators the GPU tests and
-// onepass-bench rely on.
+// word's encoding, the CSR window's store mask, and the CPU reference and input
+// generators the GPU tests and onepass-bench rely on.
 #include <cstdint>
 #include <numeric>
 #include <random>
@@ -125,6 +125,36 @@ TEST(SegmentedScanValidation, ErrorWordKeepsTheFirstBadSegment) {
   const unsigned long long x = ~encode_segment_error(12345, segment_problem::end_before_begin);
   EXPECT_EQ(x >> 8, 12345u);
   EXPECT_EQ(static_cast<segment_problem>(x & 0xff), segment_problem::end_before_begin);
+}
+
+// CSR offsets cover one window, [offsets[0], offsets[count]); the kernels write only the
+// items inside it, using this mask of a thread's items outside it. Checked item by item
+// against the definition, around both ends and for empty and whole windows.
+template <int N>
+void check_outside_window(std::mt19937_64& rng) {
+  for (int trial = 0; trial < 20000; ++trial) {
+    const index_t begin = static_cast<index_t>(rng() % 200);
+    const index_t end = begin + static_cast<index_t>(rng() % 200);  // may be empty
+    const index_t first = static_cast<index_t>(rng() % 450);
+    const unsigned got = onepass::detail::outside_window<N>(first, begin, end);
+    for (int i = 0; i < N; ++i) {
+      const bool outside = first + i < begin || first + i >= end;
+      ASSERT_EQ((got >> i) & 1u, outside ? 1u : 0u) << "N " << N << ", first " << first << ", item " << i
+                                                      << ", window [" << begin << ", " << end << ")";
+    }
+    if constexpr (N < 32) ASSERT_EQ(got >> N, 0u) << "bits past the thread's items";
+  }
+  EXPECT_EQ(onepass::detail::outside_window<N>(64, 0, 1000), 0u);           // wholly inside
+  EXPECT_EQ(onepass::detail::outside_window<N>(64, 64, 64 + N), 0u);        // exactly the window
+  EXPECT_EQ(onepass::detail::outside_window<N>(64, 100, 100),               // empty window
+            N == 32 ? ~0u : (1u << N) - 1u);
+}
+
+TEST(SegmentedScanValidation, OutsideWindowMask) {
+  std::mt19937_64 rng(17);
+  check_outside_window<1>(rng);
+  check_outside_window<16>(rng);
+  check_outside_window<32>(rng);
 }
 
 // The generators keep their promises: lengths sum to n, flags mark non-empty segments,

@@ -423,12 +423,14 @@ struct csr_bitmap_heads {
 };
 
 // The mask of items first + [0, N) outside the window [begin, end) (a source's
-// has_window): the items a kernel must not write.
+// has_window): the items a kernel must not write. (Host too: tested without a GPU.)
 template <int N>
-__device__ ONEPASS_FORCEINLINE unsigned outside_window(index_t first, index_t begin, index_t end) {
+ONEPASS_HD ONEPASS_FORCEINLINE unsigned outside_window(index_t first, index_t begin, index_t end) {
   if (first >= begin && first + N <= end) return 0u;
   unsigned outside = 0;
+#if ONEPASS_DEVICE_PASS
 #pragma unroll
+#endif
   for (int i = 0; i < N; ++i) outside |= static_cast<unsigned>(first + i < begin || first + i >= end) << i;
   return outside;
 }
