@@ -713,23 +713,36 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   __shared__ index_t window[2];  // a has_window source's covered items
   const pair_op seg{op};
 
-  if (!source.ok()) return;  // uniform: every block returns, none waits on another
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = lane_id();
   const int warp = warp_id();
   if (tid == 0) {
+    // The source's check and window are loaded before the claim and used after it, so
+    // that their round trips to L2 overlap the claim's. (Until 2026-11-25 the check
+    // returned before the claim and the window was stored before it: three round trips in
+    // series before every tile's loads could start; docs/perf/segmented_scan.md.)
+    const bool ok = source.ok();
+    index_t window_begin = 0, window_end = 0;
     if constexpr (Heads::has_window) {
-      window[0] = source.window_begin();
-      window[1] = source.window_end();
+      window_begin = source.window_begin();
+      window_end = source.window_end();
     }
-    shared.tile = counter.claim();
-    prefetch_tile_l2(in, shared.tile, prefetch_tiles, tile_items * static_cast<index_t>(sizeof(T)),
-                     n * static_cast<index_t>(sizeof(T)));
-    if constexpr (V > 1 && heads_prefetch_l2<Heads>::value)
-      source.prefetch_l2(shared.tile, prefetch_tiles, tile_items, n);
+    const index_t claimed = counter.claim();
+    if constexpr (Heads::has_window) {
+      window[0] = window_begin;
+      window[1] = window_end;
+    }
+    shared.tile = ok ? claimed : index_t{-1};
+    if (ok) {
+      prefetch_tile_l2(in, claimed, prefetch_tiles, tile_items * static_cast<index_t>(sizeof(T)),
+                       n * static_cast<index_t>(sizeof(T)));
+      if constexpr (V > 1 && heads_prefetch_l2<Heads>::value)
+        source.prefetch_l2(claimed, prefetch_tiles, tile_items, n);
+    }
   }
   __syncthreads();
   const index_t tile = shared.tile;
+  if (tile < 0) return;  // the source found its input bad: every block returns, none waits
   const index_t tile_begin = tile * tile_items;
   const long long tile_valid = n - tile_begin;
   const index_t warp_begin = tile_begin + static_cast<index_t>(warp) * 32 * N;
