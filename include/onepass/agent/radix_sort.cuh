@@ -397,9 +397,12 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
   // round trip is in flight.
   const unsigned long long digit_total = digit_thread ? portion.totals[digit] : 0;
   // Where the digit's keys of this portion start in the output (for step 6), read under
-  // the same round trip.
-  if (digit_thread) shared.digit_base[digit] = portion.starts_in[digit];
+  // the same round trip: loaded before the claim, stored to shared memory after it (a
+  // store before it would wait for the load first, and thread 0 would make the two round
+  // trips in series, as it did until 2026-11-25; docs/perf/radix_sort.md).
+  const index_t digit_start = digit_thread ? portion.starts_in[digit] : 0;
   if (threadIdx.x == 0) shared.tile = counter.claim();
+  if (digit_thread) shared.digit_base[digit] = digit_start;
   unsigned* warp_offsets = shared.warp_offsets[warp];
   for (int i = lane; i < radix_digits; i += 32) warp_offsets[i] = 0;
   // A pass in which every key has the same digit (all keys equal; the upper passes of keys
