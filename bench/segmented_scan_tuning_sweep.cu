@@ -5,10 +5,12 @@
 // every output verified before it is timed, timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
-//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets|bykey_prefetch=all]
+//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets|bykey_prefetch|cap=all]
 // "offsets" runs the offsets form's rows only, on every distribution (all_32 and
 // with_empty too); "bykey_prefetch" scan by key's production shape at L2 prefetch
-// distances of 0, 1, 2 and 4 MiB (and CUB's scan by key).
+// distances of 0, 1, 2 and 4 MiB (and CUB's scan by key); "cap" the production row
+// against the same shape with no __launch_bounds__ minimum of blocks per SM, head flags
+// and by key, alternated three times.
 // int32 values at n and int64 values at n / 2, uint8 head flags, int32 keys for the by-key rows, inclusive sums. Rates
 // are bytes moved (values read and written, plus flags, keys or offsets read) over the
 // time, as a fraction of the plain production scan's rate in the same run (the issue's
@@ -62,6 +64,17 @@ struct production_without_clearing {
   }();
 };
 
+// The production row with no __launch_bounds__ minimum of blocks per SM for its one-tile
+// kernel (the compiler's register choice alone sets the occupancy).
+template <class T>
+struct production_uncapped {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::default_segmented_scan_tuning<T>::value;
+    t.min_blocks_per_sm = 0;
+    return t;
+  }();
+};
+
 template <class T>
 struct sweep {
   long long n;
@@ -110,6 +123,7 @@ struct sweep {
 
   bool offsets_only = false;
   bool bykey_prefetch = false;  // scan by key's rows at several L2 prefetch distances only
+  bool cap = false;             // production against production uncapped only
 
   // The offsets form (production tuning): CSR offsets as onepass-bench passes them, in
   // both call styles; the same boundaries as begin/end arrays; and the CSR marking alone
@@ -152,7 +166,7 @@ struct sweep {
     const auto flags = test::head_flags_of(offsets, n);
     const auto want = test::reference_segmented_scan(values, flags, test::kind::inclusive, T{}, plus{});
     std::printf(" %s (%zu segments)\n", test::distribution_name(d), offsets.size() - 1);
-    if (!bykey_prefetch) offsets_form(offsets, want);
+    if (!bykey_prefetch && !cap) offsets_form(offsets, want);
     if (offsets_only) return;
     bench::device_array<std::uint8_t> d_flags(n);
     d_flags.upload(flags);
@@ -198,6 +212,16 @@ struct sweep {
         try_row(row<threads, 32, min_blocks, 0>{}, true);
         try_row(row<threads, 32, min_blocks, 1>{}, true);
         try_row(row<threads, 32, min_blocks, 4>{}, true);
+      }
+    } else if (cap) {
+      // The production row against the same shape uncapped, both sources, alternated.
+      using production = tuning::default_segmented_scan_tuning<T>;
+      using uncapped = production_uncapped<T>;
+      for (int round = 0; round < 3; ++round) {
+        try_row(production{});
+        try_row(uncapped{});
+        try_row(production{}, true);
+        try_row(uncapped{}, true);
       }
     } else {
     try_row(tuning::default_segmented_scan_tuning<T>{});
@@ -267,8 +291,8 @@ int main(int argc, char** argv) try {
   bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
   const std::string types = argc > 2 ? argv[2] : "all";
   const std::string forms = argc > 3 ? argv[3] : "all";
-  if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch")
-    throw std::invalid_argument("the third argument is all, offsets or bykey_prefetch, not " + forms);
+  if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "cap")
+    throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch or cap, not " + forms);
   if (types != "all" && types != "int32" && types != "int64")
     throw std::invalid_argument("the second argument is int32, int64 or all, not " + types);
   int failures = 0;
@@ -282,6 +306,7 @@ int main(int argc, char** argv) try {
     sweep<int> s(n, time);
     s.offsets_only = forms == "offsets";
     s.bykey_prefetch = forms == "bykey_prefetch";
+    s.cap = forms == "cap";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }
@@ -289,6 +314,7 @@ int main(int argc, char** argv) try {
     sweep<long long> s(n / 2, time);  // the same bytes of values
     s.offsets_only = forms == "offsets";
     s.bykey_prefetch = forms == "bykey_prefetch";
+    s.cap = forms == "cap";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }
