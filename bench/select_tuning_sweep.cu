@@ -169,14 +169,21 @@ struct sweep {
     using job = onepass::detail::select_if_job<T, pred_t>;
     using unique_job = onepass::detail::unique_job<T, equal_to>;
     using flagged_job = onepass::detail::select_flagged_job<T, std::uint8_t>;
+    // Named after the kernel the call runs with this row (the dispatcher's own choice; the
+    // inputs here are aligned), in the shape it runs (unique's own, where the row has one).
+    using onepass::detail::select_kernel_choice;
+    const bool split = what == op::unique    ? select_kernel_choice<unique_job, Row>::split_tile(true, false)
+                       : what == op::flagged ? select_kernel_choice<flagged_job, Row>::split_tile(true, false)
+                                             : select_kernel_choice<job, Row>::split_tile(true, what == op::partition);
+    const auto k = what == op::unique ? r.for_unique() : r;
     char name[80];
-    if (r.register_rows > 0)
-      std::snprintf(name, sizeof name, "%d x (%d rows + %d shared) L2+%lldMiB min%d wait %uns", r.block_threads,
-                    r.register_rows, r.shared_items, r.l2_prefetch_bytes >> 20, r.split_min_blocks_per_sm,
-                    r.lookback_backoff_ns);
+    if (split)
+      std::snprintf(name, sizeof name, "%d x (%d rows + %d shared) L2+%lldMiB min%d wait %uns", k.block_threads,
+                    k.register_rows, k.shared_items, k.l2_prefetch_bytes >> 20, k.split_min_blocks_per_sm,
+                    k.lookback_backoff_ns);
     else
-      std::snprintf(name, sizeof name, "one tile %dx%d L2+%lldMiB%s min%d", r.block_threads, r.items_per_thread,
-                    r.l2_prefetch_bytes >> 20, r.vector_stores ? " 16-byte stores" : "", r.min_blocks_per_sm);
+      std::snprintf(name, sizeof name, "one tile %dx%d L2+%lldMiB%s min%d", k.block_threads, k.items_per_thread,
+                    k.l2_prefetch_bytes >> 20, k.vector_stores ? " 16-byte stores" : "", k.min_blocks_per_sm);
     bench::device_array<unsigned char> ws(static_cast<long long>(onepass::detail::select_plan<T, Row>::workspace_bytes(n)));
     const workspace w{ws.get(), ws.bytes()};
     measure(name, [&] {

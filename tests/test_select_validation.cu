@@ -331,6 +331,43 @@ TEST(SelectValidation, UniqueTakesItsOwnTileForFourByteItems) {
   EXPECT_EQ(wide::smallest_tile_items, wide::tile_items);
 }
 
+// The kernel each call runs with the production rows (docs/perf/select.md): 4-byte
+// selects and unique keep the one-tile kernel and partitions take the split tile; 8-byte
+// items take the split tile for every call but select_flagged; other sizes and unaligned
+// inputs always run the one-tile kernel. Host-side: the dispatcher's own decision.
+TEST(SelectValidation, KernelChoiceOfTheProductionRows) {
+  using onepass::detail::select_flagged_job;
+  using onepass::detail::select_if_job;
+  using onepass::detail::select_kernel_choice;
+  using onepass::detail::unique_job;
+  auto choice = [](auto job, bool aligned, bool partition) {
+    using Job = decltype(job);
+    return select_kernel_choice<Job, onepass::tuning::default_select_tuning<typename Job::value_type>>::split_tile(
+        aligned, partition);
+  };
+  // 4-byte items.
+  EXPECT_FALSE(choice(select_if_job<unsigned, is_odd>{}, true, false));
+  EXPECT_TRUE(choice(select_if_job<unsigned, is_odd>{}, true, true));
+  EXPECT_FALSE(choice(select_if_job<unsigned, is_odd>{}, false, true));
+  EXPECT_FALSE(choice(unique_job<unsigned, equal_to>{}, true, false));
+  EXPECT_FALSE(choice(select_flagged_job<unsigned, std::uint8_t>{}, true, false));
+  EXPECT_TRUE(choice(select_if_job<float, is_odd>{}, true, true));
+  // 8-byte items.
+  EXPECT_TRUE(choice(select_if_job<double, is_odd>{}, true, false));
+  EXPECT_TRUE(choice(select_if_job<long long, is_odd>{}, true, true));
+  EXPECT_FALSE(choice(select_if_job<long long, is_odd>{}, false, false));
+  EXPECT_TRUE(choice(unique_job<unsigned long long, equal_to>{}, true, false));
+  EXPECT_FALSE(choice(unique_job<unsigned long long, equal_to>{}, false, false));
+  EXPECT_FALSE(choice(select_flagged_job<double, std::uint8_t>{}, true, false));
+  // Other sizes: no split tile at all.
+  EXPECT_FALSE(choice(select_if_job<std::uint16_t, is_odd>{}, true, true));
+  EXPECT_FALSE(choice(select_if_job<std::uint8_t, is_odd>{}, true, false));
+  struct pair16 {
+    long long a, b;
+  };
+  EXPECT_FALSE(choice(select_if_job<pair16, is_odd>{}, true, true));
+}
+
 TEST(SelectValidation, WorkspaceBytes) {
   check_workspace_shape<std::uint8_t>();
   check_workspace_shape<int>();

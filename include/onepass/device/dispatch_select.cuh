@@ -53,6 +53,23 @@ struct select_job_tuning {
   static constexpr tuning::select_tuning value = Job::needs_previous ? Tuning::value.for_unique() : Tuning::value;
 };
 
+// Which kernel a call runs: the split tile (agent/select_split.cuh) on an aligned input
+// where the row has one for this job and the call allows it (a partition, or a select with
+// split_selects), else the one-tile kernel (agent/select.cuh; 128-bit loads when aligned,
+// scalar ones when not). The one decision, for select_launch and for the labels of the
+// tuning sweep; host-side, tested without a GPU.
+template <class Job, class Tuning>
+struct select_kernel_choice {
+  using plan = select_plan<typename Job::value_type, select_job_tuning<Job, Tuning>>;
+  // Whether the split tile is compiled for this job and row at all (a job that is never a
+  // partition compiles it only when selects use it).
+  static constexpr bool split_compiled =
+      plan::has_split_tile && Job::split_tile && (plan::tuning.split_selects || Job::may_partition);
+  static constexpr bool split_tile(bool aligned, bool partition) {
+    return split_compiled && aligned && (partition || plan::tuning.split_selects);
+  }
+};
+
 // Two ranges of n items share no byte (equal ranges overlap too).
 template <class T>
 void check_disjoint(const T* a, const T* b, long long n, const char* a_name, const char* b_name) {
@@ -157,12 +174,10 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
   const index_t prefetch_tiles = l2_prefetch_tiles(
       static_cast<index_t>(threads) * items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,
       plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), aligned);
-  // Aligned items take the split tile where the tuning has one for this call and the job
-  // allows it, else the one-tile kernel with 128-bit loads; unaligned inputs the one-tile
-  // kernel with scalar loads. (A job that is never a partition compiles the split tile
-  // only when selects use it.)
-  if constexpr (plan::has_split_tile && Job::split_tile && (plan::tuning.split_selects || Job::may_partition)) {
-    if (aligned && (out_rejected != nullptr || plan::tuning.split_selects)) {
+  // The kernel: select_kernel_choice.
+  using choice = select_kernel_choice<Job, Tuning>;
+  if constexpr (choice::split_compiled) {
+    if (choice::split_tile(aligned, out_rejected != nullptr)) {
       launch(select_split_kernel<Job, threads, plan::tuning.register_rows, plan::tuning.shared_items,
                                  plan::tuning.split_min_blocks_per_sm, Delay>,
              grid, threads, 0, stream, job, n, out, out_rejected, count_out, tiles, state, counter,
