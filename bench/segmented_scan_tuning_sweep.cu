@@ -8,9 +8,10 @@
 //   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets|bykey_prefetch|cap=all]
 // "offsets" runs the offsets form's rows only, on every distribution (all_32 and
 // with_empty too); "bykey_prefetch" scan by key's production shape at L2 prefetch
-// distances of 0, 1, 2 and 4 MiB (and CUB's scan by key); "cap" the production row
-// against the same shape with no __launch_bounds__ minimum of blocks per SM, head flags
-// and by key, alternated three times.
+// distances of 0, 1, 2 and 4 MiB (and CUB's scan by key); "cap" the production shape
+// with a __launch_bounds__ minimum of blocks per SM (3 for 4-byte values, 4 for 8-byte)
+// against none, for head flags, by key, CSR offsets and begin/end arrays, alternated three
+// times.
 // int32 values at n and int64 values at n / 2, uint8 head flags, int32 keys for the by-key rows, inclusive sums. Rates
 // are bytes moved (values read and written, plus flags, keys or offsets read) over the
 // time, as a fraction of the plain production scan's rate in the same run (the issue's
@@ -64,13 +65,13 @@ struct production_without_clearing {
   }();
 };
 
-// The production row with no __launch_bounds__ minimum of blocks per SM for its one-tile
-// kernel (the compiler's register choice alone sets the occupancy).
-template <class T>
-struct production_uncapped {
+// The production row with its one-tile kernel's __launch_bounds__ minimum of blocks per
+// SM set to MinBlocks (0: none, the compiler's register choice alone sets the occupancy).
+template <class T, int MinBlocks>
+struct production_with_min {
   static constexpr tuning::segmented_scan_tuning value = [] {
     auto t = tuning::default_segmented_scan_tuning<T>::value;
-    t.min_blocks_per_sm = 0;
+    t.min_blocks_per_sm = MinBlocks;
     return t;
   }();
 };
@@ -123,7 +124,7 @@ struct sweep {
 
   bool offsets_only = false;
   bool bykey_prefetch = false;  // scan by key's rows at several L2 prefetch distances only
-  bool cap = false;             // production against production uncapped only
+  bool cap = false;             // the production shape capped against uncapped only
 
   // The offsets form (production tuning): CSR offsets as onepass-bench passes them, in
   // both call styles; the same boundaries as begin/end arrays; and the CSR marking alone
@@ -206,7 +207,7 @@ struct sweep {
       // Scan by key's one-tile row with its values and keys prefetched 0, 1, 2
       // (production's) and 4 MiB ahead, alternated twice.
       constexpr int threads = sizeof(T) == 4 ? 256 : 128;
-      constexpr int min_blocks = sizeof(T) == 4 ? 3 : 4;
+      constexpr int min_blocks = sizeof(T) == 4 ? 3 : 0;  // production's
       for (int round = 0; round < 2; ++round) {
         try_row(tuning::default_segmented_scan_tuning<T>{}, true);
         try_row(row<threads, 32, min_blocks, 0>{}, true);
@@ -214,14 +215,45 @@ struct sweep {
         try_row(row<threads, 32, min_blocks, 4>{}, true);
       }
     } else if (cap) {
-      // The production row against the same shape uncapped, both sources, alternated.
-      using production = tuning::default_segmented_scan_tuning<T>;
-      using uncapped = production_uncapped<T>;
+      // The production shape with a minimum of blocks per SM (4-byte: 3, production's;
+      // 8-byte: 4, production's until 2026-11-25) against none, every source (head flags,
+      // int32 keys, CSR offsets, begin/end arrays), alternated.
+      using capped = production_with_min<T, sizeof(T) == 4 ? 3 : 4>;
+      using uncapped = production_with_min<T, 0>;
+      bench::device_array<long long> d_offsets(static_cast<long long>(offsets.size()));
+      d_offsets.upload(offsets);
+      const segment_offsets<long long> csr = csr_segments(d_offsets.get(), static_cast<index_t>(offsets.size()) - 1);
+      const double csr_bytes = 8.0 * static_cast<double>(offsets.size());
+      bench::device_array<long long> d_ends(static_cast<long long>(offsets.size()) - 1);
+      ONEPASS_CUDA_TRY(cudaMemcpy(d_ends.get(), d_offsets.get() + 1, d_ends.bytes(), cudaMemcpyDeviceToDevice));
+      const segment_offsets<long long> separate{d_offsets.get(), d_ends.get(), csr.count};
+      // CSR offsets, then the same boundaries as begin/end arrays.
+      auto try_csr = [&](auto r) {
+        using Row = decltype(r);
+        bench::device_array<unsigned char> ws(
+            static_cast<long long>(onepass::detail::segmented_scan_plan<T, Row>::offsets_workspace_bytes(n)));
+        const workspace w{ws.get(), ws.bytes()};
+        char name[96];
+        std::snprintf(name, sizeof name, "offsets %dx%d min %d", Row::value.block_threads,
+                      Row::value.items_per_thread, Row::value.min_blocks_per_sm);
+        measure(name, want, csr_bytes / static_cast<double>(n), [&] {
+          onepass::detail::segmented_scan_offsets_dispatch<false, Row>(in.get(), n, out.get(), csr, T{}, plus{}, w,
+                                                                       time.stream());
+        });
+        std::snprintf(name, sizeof name, "begin/end %dx%d min %d", Row::value.block_threads,
+                      Row::value.items_per_thread, Row::value.min_blocks_per_sm);
+        measure(name, want, 16.0 * static_cast<double>(csr.count) / static_cast<double>(n), [&] {
+          onepass::detail::segmented_scan_offsets_dispatch<false, Row>(in.get(), n, out.get(), separate, T{}, plus{},
+                                                                       w, time.stream());
+        });
+      };
       for (int round = 0; round < 3; ++round) {
-        try_row(production{});
+        try_row(capped{});
         try_row(uncapped{});
-        try_row(production{}, true);
+        try_row(capped{}, true);
         try_row(uncapped{}, true);
+        try_csr(capped{});
+        try_csr(uncapped{});
       }
     } else {
     try_row(tuning::default_segmented_scan_tuning<T>{});
@@ -248,8 +280,8 @@ struct sweep {
       try_row(row<256, 16, 3>{}, true);
       try_row(row<128, 32, 4>{}, true);
     } else {
-      try_row(row<128, 32, 0>{});                  // one tile per block only
-      try_row(row<128, 32, 4>{});                  // 128 registers: 4 blocks per SM
+      try_row(row<128, 32, 0>{});                  // one tile per block only (production)
+      try_row(row<128, 32, 4>{});                  // at most 128 registers (production until 2026-11-25)
       try_row(row<128, 32, 4, 4>{});               // 4 MiB of L2 prefetch
       try_row(row<128, 32, 5>{});                  // 96 registers
       try_row(row<128, 24, 5>{});                  // 24 KiB tiles, 5 blocks per SM

@@ -29,7 +29,14 @@
 // by key 101.1); 128 x 24 at 5 blocks, 128 x 16 and 256 x 16 lose 5-15 points on one
 // segment. Since warp 0 parks its items during the lookback the 4-block kernels take
 // 116-127 registers and do not spill; 5 blocks per SM (96 registers) still lose 6-14
-// points on one segment. The 4-byte row asks for 3 blocks per SM:
+// points on one segment. Since then the compiler's own choice fits 4 blocks as well, and
+// the minimum only changed its schedule: with none (2026-11-25, thirteenth session; the
+// sweep's "cap" mode, alternated three times, % of the plain int64 scan) one segment runs
+// 2-4 points faster on both GPUs (H200 head flags 80.2-80.4 -> 82.2-82.4, CSR offsets
+// 78.4-78.6 -> 82.4-82.8; H100 89.3-90.0 -> 91.6 and 88.8-89.0 -> 91.7-91.8), CSR offsets
+// on uniform and power-law segments 0.5-1.4 faster, scan by key and the rest equal (H100
+// offsets on one-item segments 0.3 slower). So the 8-byte row sets no minimum.
+// The 4-byte row asks for 3 blocks per SM:
 // the flags and by-key kernels fit that anyway (79-80 registers), the offsets form's
 // bitmap kernel took 100 registers and ran 2 blocks per SM without it (24% more time on
 // an H200; with it, 80 registers and no spills).
@@ -91,7 +98,7 @@ constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t eleme
     return t;
   }
   if (element_bytes <= 8)
-    return {128, 32, 32, 4, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes, false, 256,
+    return {128, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes, false, 256,
             16};
   return {128, 4, 32, 0};
 }
