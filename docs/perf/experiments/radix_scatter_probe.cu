@@ -1,0 +1,300 @@
+// radix_scatter_probe.cu — what does a onesweep pass's scatter cost with 2048 digits a
+// tile (11-bit digits) against 256 (8-bit)? (docs/perf/radix_sort.md, "11-bit digits: the
+// scatter probe", 2026-11-25, thirteenth session.)
+// Not part of the build: a throwaway driver kept so that the figures can be reproduced.
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o radix_scatter_probe docs/perf/experiments/radix_scatter_probe.cu
+//   ./radix_scatter_probe [log2_n=28]
+// One pass of a radix sort over the low B bits of random uint32 keys, with every tile's
+// per-digit output offsets computed beforehand (no lookback, no descriptors): a block
+// loads its tile, counts its digits in shared memory, places each key in tile-sorted order
+// in shared memory (unstable: a shared atomic per key), then writes tile position j of
+// digit d to offset[tile][d] + (j - start of d in the tile), consecutive threads on
+// consecutive positions — the production kernel's step 7 ("scatter"). The same kernel
+// writing tile position j to tile_begin + j ("coalesced") does the same work but writes
+// whole lines: the difference is what the scattered writes cost. "filled": the scatter,
+// then each run's first and last 32-byte sectors completed with filler (see `pass`).
+// "pad P": every (tile, digit) run starts on a multiple of P keys of a padded output.
+// Pairs move a 4-byte value (the key's input index, computed, not read) with each key.
+// Every scatter output is checked: each run holds only keys of its digit, the keys' sum
+// and xor are the input's, and for pairs key == input[value]. Timing: CUDA events, the L2
+// flushed (a 128 MiB read) before each of 10 runs, the median. % of copy counts keys read
+// and written (and values written) against cudaMemcpyAsync of the keys.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#define CK(x)                                                              \
+  do {                                                                     \
+    cudaError_t e = (x);                                                   \
+    if (e != cudaSuccess) {                                                \
+      std::printf("%s: %s (line %d)\n", #x, cudaGetErrorString(e), __LINE__); \
+      std::exit(1);                                                        \
+    }                                                                      \
+  } while (0)
+
+constexpr int kMaxDigits = 2048;
+
+// counts[tile * digits + d] = keys of digit d in the tile.
+__global__ void count_tiles(const unsigned* keys, long long n, int tile_items, int bits, unsigned* counts) {
+  __shared__ unsigned c[kMaxDigits];
+  const int digits = 1 << bits;
+  for (int d = threadIdx.x; d < digits; d += blockDim.x) c[d] = 0;
+  __syncthreads();
+  const long long begin = static_cast<long long>(blockIdx.x) * tile_items;
+  for (int j = threadIdx.x; j < tile_items && begin + j < n; j += blockDim.x)
+    atomicAdd(&c[keys[begin + j] & (digits - 1)], 1u);
+  __syncthreads();
+  for (int d = threadIdx.x; d < digits; d += blockDim.x) counts[blockIdx.x * static_cast<long long>(digits) + d] = c[d];
+}
+
+// Shared memory, the same for every digit count so that occupancy does not differ.
+template <int Threads, int Items, bool Pairs>
+struct probe_shared {
+  unsigned keys[Threads * Items];
+  unsigned cursor[kMaxDigits];  // counts, then where each digit's next key goes in the tile
+  long long base[kMaxDigits];   // output offset of tile position j of digit d: base[d] + j
+  unsigned tile_start[kMaxDigits];  // where digit d starts in the tile
+  unsigned sums[Threads];
+  unsigned values[Pairs ? Threads * Items : 1];
+};
+
+// Mode 0 (coalesced): tile position j to tile_begin + j. 1 (scatter): to the digit's
+// offset. 2 (scatter, sectors filled): as 1, then each digit's owner thread also writes
+// 0xFFFFFFFF over the rest of the 32-byte sectors its run begins and ends in, so that no
+// sector is left partly written by this tile (with runs padded to 8 keys that is only the
+// padding; unpadded, the filler races with the neighbouring tiles' keys: timing only).
+template <int Threads, int Items, bool Pairs, int Mode>
+__global__ void __launch_bounds__(Threads) pass(const unsigned* keys_in, unsigned* keys_out, unsigned* values_out,
+                                                const long long* offsets, int bits) {
+  extern __shared__ __align__(16) unsigned char raw[];
+  auto& s = *reinterpret_cast<probe_shared<Threads, Items, Pairs>*>(raw);
+  constexpr int tile_items = Threads * Items;
+  const int digits = 1 << bits;
+  const unsigned mask = digits - 1;
+  const long long tile_begin = static_cast<long long>(blockIdx.x) * tile_items;
+  for (int d = threadIdx.x; d < digits; d += Threads) s.cursor[d] = 0;
+  __syncthreads();
+  unsigned k[Items];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) k[i] = keys_in[tile_begin + i * Threads + threadIdx.x];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) atomicAdd(&s.cursor[k[i] & mask], 1u);
+  __syncthreads();
+  // Exclusive scan of the digit counts: thread t owns digits [t * per, (t + 1) * per).
+  const int per = digits >= Threads ? digits / Threads : 1;
+  const bool owner = static_cast<int>(threadIdx.x) * per < digits;
+  unsigned local = 0;
+  if (owner)
+    for (int q = 0; q < per; ++q) local += s.cursor[threadIdx.x * per + q];
+  // Block scan of the threads' sums (Hillis-Steele: the probe's cost is not here).
+  s.sums[threadIdx.x] = local;
+  __syncthreads();
+  for (int off = 1; off < Threads; off *= 2) {
+    const unsigned v = threadIdx.x >= off ? s.sums[threadIdx.x - off] : 0;
+    __syncthreads();
+    s.sums[threadIdx.x] += v;
+    __syncthreads();
+  }
+  unsigned start = s.sums[threadIdx.x] - local;
+  if (owner)
+    for (int q = 0; q < per; ++q) {
+      const int d = threadIdx.x * per + q;
+      const unsigned c = s.cursor[d];
+      s.base[d] = Mode != 0 ? offsets[blockIdx.x * static_cast<long long>(digits) + d] - start : tile_begin;
+      s.cursor[d] = start;
+      s.tile_start[d] = start;
+      start += c;
+    }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const unsigned p = atomicAdd(&s.cursor[k[i] & mask], 1u);
+    s.keys[p] = k[i];
+    if constexpr (Pairs) s.values[p] = static_cast<unsigned>(tile_begin + i * Threads + threadIdx.x);
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const int j = i * Threads + threadIdx.x;
+    const unsigned key = s.keys[j];
+    const long long at = s.base[key & mask] + j;
+    keys_out[at] = key;
+    if constexpr (Pairs) values_out[at] = s.values[j];
+  }
+  if constexpr (Mode == 2) {
+    if (owner)
+      for (int q = 0; q < per; ++q) {
+        const int d = threadIdx.x * per + q;
+        if (s.cursor[d] == s.tile_start[d]) continue;  // no key of d in this tile
+        const long long first = s.base[d] + s.tile_start[d], end = s.base[d] + s.cursor[d];
+        for (long long i = first & ~7ll; i < first; ++i) {
+          keys_out[i] = ~0u;
+          if constexpr (Pairs) values_out[i] = ~0u;
+        }
+        for (long long i = end; i < ((end + 7) & ~7ll); ++i) {
+          keys_out[i] = ~0u;
+          if constexpr (Pairs) values_out[i] = ~0u;
+        }
+      }
+  }
+}
+
+__global__ void flush(const uint4* a, long long words, unsigned* sink) {
+  uint4 acc{0, 0, 0, 0};
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < words;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    acc.x ^= a[i].x;
+  if (acc.x == 0x12345678u) *sink = acc.x;
+}
+
+struct timer {
+  cudaEvent_t a, b;
+  uint4* junk;
+  unsigned* sink;
+  long long junk_words = (128ll << 20) / 16;
+  timer() {
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    CK(cudaMalloc(&junk, junk_words * 16));
+    CK(cudaMemset(junk, 1, junk_words * 16));
+    CK(cudaMalloc(&sink, 4));
+  }
+  template <class F>
+  float median_ms(F&& f) {
+    f();
+    CK(cudaDeviceSynchronize());
+    std::vector<float> t;
+    for (int r = 0; r < 10; ++r) {
+      flush<<<1024, 256>>>(junk, junk_words, sink);
+      CK(cudaEventRecord(a));
+      f();
+      CK(cudaEventRecord(b));
+      CK(cudaEventSynchronize(b));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, a, b));
+      t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  }
+};
+
+// pad > 1: every (tile, digit) run starts on a multiple of `pad` keys in a padded output
+// (the padding is not written): no sector or line is shared by two tiles' runs.
+template <int Threads, int Items, bool Pairs>
+void run_case(const char* label, int bits, int pad, long long n, const std::vector<unsigned>& host_keys,
+              const unsigned* d_in, unsigned* d_out, unsigned* d_vout, long long out_capacity, timer& tm,
+              float copy_ms) {
+  constexpr int tile_items = Threads * Items;
+  const long long tiles = n / tile_items;  // whole tiles only
+  const long long m = tiles * tile_items;
+  const int digits = 1 << bits;
+  unsigned* d_counts;
+  long long* d_offsets;
+  CK(cudaMalloc(&d_counts, tiles * digits * sizeof(unsigned)));
+  CK(cudaMalloc(&d_offsets, tiles * digits * sizeof(long long)));
+  count_tiles<<<tiles, 256>>>(d_in, m, tile_items, bits, d_counts);
+  CK(cudaGetLastError());
+  std::vector<unsigned> counts(tiles * digits);
+  CK(cudaMemcpy(counts.data(), d_counts, counts.size() * 4, cudaMemcpyDeviceToHost));
+  // offsets[t][d]: digit-major, tile order within a digit (where an LSD pass puts them).
+  std::vector<long long> offsets(tiles * digits);
+  long long pos = 0;
+  for (int d = 0; d < digits; ++d)
+    for (long long t = 0; t < tiles; ++t) {
+      pos = (pos + pad - 1) / pad * pad;
+      offsets[t * digits + d] = pos;
+      pos += counts[t * digits + d];
+    }
+  if (pos > out_capacity) {
+    std::printf("%s: padded output too large\n", label);
+    std::exit(1);
+  }
+  CK(cudaMemcpy(d_offsets, offsets.data(), offsets.size() * 8, cudaMemcpyHostToDevice));
+  const int shared = sizeof(probe_shared<Threads, Items, Pairs>);
+  void (*kernels[3])(const unsigned*, unsigned*, unsigned*, const long long*, int) = {
+      pass<Threads, Items, Pairs, 0>, pass<Threads, Items, Pairs, 1>, pass<Threads, Items, Pairs, 2>};
+  for (auto kernel : kernels) CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+  int blocks_per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernels[1], Threads, shared));
+  // Bytes moved: keys read and written, values (made from the index, not read) written.
+  const double bytes = static_cast<double>(m) * (Pairs ? 12.0 : 8.0);
+  float ms[3];
+  for (int mode = 0; mode < 3; ++mode) {
+    auto kernel = kernels[mode];
+    auto launch = [&] { kernel<<<tiles, Threads, shared>>>(d_in, d_out, d_vout, d_offsets, bits); };
+    CK(cudaMemset(d_out, 0xA5, pos * 4));
+    launch();
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    if (mode == 1 || (mode == 2 && pad % 8 == 0)) {  // verify: every run holds keys of its digit; the keys' sum and xor; pairs: key == input[value]
+      std::vector<unsigned> got(pos), vals(Pairs ? pos : 0);
+      CK(cudaMemcpy(got.data(), d_out, pos * 4, cudaMemcpyDeviceToHost));
+      if (Pairs) CK(cudaMemcpy(vals.data(), d_vout, pos * 4, cudaMemcpyDeviceToHost));
+      long long bad = 0;
+      unsigned long long sum_in = 0, sum_out = 0;
+      unsigned xor_in = 0, xor_out = 0;
+      for (long long i = 0; i < m; ++i) sum_in += host_keys[i], xor_in ^= host_keys[i];
+      for (long long t = 0; t < tiles; ++t)
+        for (int d = 0; d < digits; ++d) {
+          const long long at = offsets[t * digits + d];
+          for (long long i = at; i < at + counts[t * digits + d]; ++i) {
+            bad += (got[i] & (digits - 1)) != static_cast<unsigned>(d);
+            sum_out += got[i], xor_out ^= got[i];
+            if (Pairs) bad += vals[i] >= m || host_keys[vals[i]] != got[i];
+          }
+        }
+      if (bad || sum_in != sum_out || xor_in != xor_out) {
+        std::printf("%s %d bits: WRONG (%lld bad)\n", label, bits, bad);
+        std::exit(1);
+      }
+    }
+    ms[mode] = tm.median_ms(launch);
+  }
+  const double copy_rate = static_cast<double>(m) * 8.0 / copy_ms;  // per ms, keys' bytes
+  std::printf("%-5s %2d bits  %4d x %2d  %5.1f keys/run  pad %2d  %d/SM  coalesced %.3f ms (%5.1f%% of copy)  "
+              "scatter %.3f (%5.1f%%, %+.1f%%)  filled%s %.3f (%+.1f%%)\n",
+              label, bits, Threads, Items, static_cast<double>(tile_items) / digits, pad, blocks_per_sm, ms[0],
+              100.0 * bytes / ms[0] / copy_rate, ms[1], 100.0 * bytes / ms[1] / copy_rate,
+              100.0 * (ms[1] / ms[0] - 1.0), pad % 8 == 0 ? "" : " (unverified)", ms[2],
+              100.0 * (ms[2] / ms[0] - 1.0));
+  CK(cudaFree(d_counts));
+  CK(cudaFree(d_offsets));
+}
+
+int main(int argc, char** argv) {
+  const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
+  const long long n = 1ll << log2n;
+  std::vector<unsigned> keys(n);
+  std::mt19937 rng(7);
+  for (auto& k : keys) k = rng();
+  unsigned *d_in, *d_out, *d_vout;
+  const long long capacity = 2 * n;  // room for padded runs
+  CK(cudaMalloc(&d_in, n * 4));
+  CK(cudaMalloc(&d_out, capacity * 4));
+  CK(cudaMalloc(&d_vout, capacity * 4));
+  CK(cudaMemcpy(d_in, keys.data(), n * 4, cudaMemcpyHostToDevice));
+  timer tm;
+  const float copy_ms = tm.median_ms([&] { CK(cudaMemcpyAsync(d_out, d_in, n * 4, cudaMemcpyDeviceToDevice)); });
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s, 2^%d uint32 keys: copy %.3f ms (%.0f GB/s, bytes read + written)\n", prop.name, log2n, copy_ms,
+              2.0 * n * 4 / copy_ms / 1e6);
+  const auto all = [&](int bits, int pad) {
+    run_case<256, 24, false>("keys", bits, pad, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
+    run_case<256, 48, false>("keys", bits, pad, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
+    run_case<512, 48, false>("keys", bits, pad, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
+    run_case<256, 36, true>("pairs", bits, pad, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
+  };
+  all(8, 1);
+  all(8, 8);
+  all(11, 1);
+  // Longer runs at the same tile and occupancy: fewer digits a pass.
+  for (int bits : {7, 6, 4}) {
+    run_case<256, 48, false>("keys", bits, 1, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
+    run_case<256, 36, true>("pairs", bits, 1, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
+  }
+  return 0;
+}
