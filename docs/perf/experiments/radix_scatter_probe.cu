@@ -13,12 +13,17 @@
 // writing tile position j to tile_begin + j ("coalesced") does the same work but writes
 // whole lines: the difference is what the scattered writes cost. "filled": the scatter,
 // then each run's first and last 32-byte sectors completed with filler (see `pass`).
+// "merged": tiles in clusters of two blocks; block r of a pair writes both tiles' keys of
+// half the digits as one run each, the other block's through distributed shared memory
+// (runs twice as long, the same registers and blocks per SM).
 // "pad P": every (tile, digit) run starts on a multiple of P keys of a padded output.
 // Pairs move a 4-byte value (the key's input index, computed, not read) with each key.
 // Every scatter output is checked: each run holds only keys of its digit, the keys' sum
 // and xor are the input's, and for pairs key == input[value]. Timing: CUDA events, the L2
 // flushed (a 128 MiB read) before each of 10 runs, the median. % of copy counts keys read
 // and written (and values written) against cudaMemcpyAsync of the keys.
+#include <cooperative_groups.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -116,12 +121,38 @@ __global__ void __launch_bounds__(Threads) pass(const unsigned* keys_in, unsigne
   }
   __syncthreads();
 #pragma unroll
-  for (int i = 0; i < Items; ++i) {
+  for (int i = 0; i < (Mode == 3 ? 0 : Items); ++i) {
     const int j = i * Threads + threadIdx.x;
     const unsigned key = s.keys[j];
     const long long at = s.base[key & mask] + j;
     keys_out[at] = key;
     if constexpr (Pairs) values_out[at] = s.values[j];
+  }
+  if constexpr (Mode == 3) {
+    // Merged: the block pair of a cluster writes tiles 2c and 2c + 1 as one tile. Block r
+    // writes the merged runs of digits [r * digits / 2, (r + 1) * digits / 2), one warp a
+    // digit: tile 2c's keys of d (from block 0's shared memory), then tile 2c + 1's (block
+    // 1's), read through distributed shared memory.
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    cluster.sync();  // both tiles placed
+    const unsigned rank = cluster.block_rank();
+    auto* first = cluster.map_shared_rank(&s, 0);
+    auto* second = cluster.map_shared_rank(&s, 1);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int half = digits / 2;
+    const long long tile0 = blockIdx.x - rank;
+    for (int d = static_cast<int>(rank) * half + warp; d < static_cast<int>(rank + 1) * half; d += Threads / 32) {
+      const unsigned s0 = first->tile_start[d], c0 = first->cursor[d] - s0;
+      const unsigned s1 = second->tile_start[d], c1 = second->cursor[d] - s1;
+      const long long at = offsets[tile0 * digits + d];
+      for (unsigned k = lane; k < c0 + c1; k += 32) {
+        keys_out[at + k] = k < c0 ? first->keys[s0 + k] : second->keys[s1 + k - c0];
+        if constexpr (Pairs) values_out[at + k] = k < c0 ? first->values[s0 + k] : second->values[s1 + k - c0];
+      }
+    }
+    cluster.sync();  // the other block may still read this one's shared memory
+    return;
   }
   if constexpr (Mode == 2) {
     if (owner)
@@ -188,7 +219,7 @@ void run_case(const char* label, int bits, int pad, long long n, const std::vect
               const unsigned* d_in, unsigned* d_out, unsigned* d_vout, long long out_capacity, timer& tm,
               float copy_ms) {
   constexpr int tile_items = Threads * Items;
-  const long long tiles = n / tile_items;  // whole tiles only
+  const long long tiles = n / tile_items / 2 * 2;  // whole tiles only, an even number (mode 3's pairs)
   const long long m = tiles * tile_items;
   const int digits = 1 << bits;
   unsigned* d_counts;
@@ -214,22 +245,40 @@ void run_case(const char* label, int bits, int pad, long long n, const std::vect
   }
   CK(cudaMemcpy(d_offsets, offsets.data(), offsets.size() * 8, cudaMemcpyHostToDevice));
   const int shared = sizeof(probe_shared<Threads, Items, Pairs>);
-  void (*kernels[3])(const unsigned*, unsigned*, unsigned*, const long long*, int) = {
-      pass<Threads, Items, Pairs, 0>, pass<Threads, Items, Pairs, 1>, pass<Threads, Items, Pairs, 2>};
+  void (*kernels[4])(const unsigned*, unsigned*, unsigned*, const long long*, int) = {
+      pass<Threads, Items, Pairs, 0>, pass<Threads, Items, Pairs, 1>, pass<Threads, Items, Pairs, 2>,
+      pass<Threads, Items, Pairs, 3>};
   for (auto kernel : kernels) CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
   int blocks_per_sm = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernels[1], Threads, shared));
   // Bytes moved: keys read and written, values (made from the index, not read) written.
   const double bytes = static_cast<double>(m) * (Pairs ? 12.0 : 8.0);
-  float ms[3];
-  for (int mode = 0; mode < 3; ++mode) {
+  float ms[4];
+  for (int mode = 0; mode < 4; ++mode) {
+    if (mode == 3 && pad != 1) {  // merging assumes the two tiles' runs adjoin
+      ms[3] = 0;
+      continue;
+    }
     auto kernel = kernels[mode];
-    auto launch = [&] { kernel<<<tiles, Threads, shared>>>(d_in, d_out, d_vout, d_offsets, bits); };
+    auto launch = [&] {
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(static_cast<unsigned>(tiles));
+      config.blockDim = dim3(Threads);
+      config.dynamicSmemBytes = shared;
+      cudaLaunchAttribute cluster{};
+      cluster.id = cudaLaunchAttributeClusterDimension;
+      cluster.val.clusterDim.x = mode == 3 ? 2 : 1;
+      cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+      config.attrs = &cluster;
+      config.numAttrs = 1;
+      CK(cudaLaunchKernelEx(&config, kernel, static_cast<const unsigned*>(d_in), d_out, d_vout,
+                            static_cast<const long long*>(d_offsets), bits));
+    };
     CK(cudaMemset(d_out, 0xA5, pos * 4));
     launch();
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
-    if (mode == 1 || (mode == 2 && pad % 8 == 0)) {  // verify: every run holds keys of its digit; the keys' sum and xor; pairs: key == input[value]
+    if (mode == 1 || mode == 3 || (mode == 2 && pad % 8 == 0)) {  // verify: every run holds keys of its digit; the keys' sum and xor; pairs: key == input[value]
       std::vector<unsigned> got(pos), vals(Pairs ? pos : 0);
       CK(cudaMemcpy(got.data(), d_out, pos * 4, cudaMemcpyDeviceToHost));
       if (Pairs) CK(cudaMemcpy(vals.data(), d_vout, pos * 4, cudaMemcpyDeviceToHost));
@@ -255,11 +304,11 @@ void run_case(const char* label, int bits, int pad, long long n, const std::vect
   }
   const double copy_rate = static_cast<double>(m) * 8.0 / copy_ms;  // per ms, keys' bytes
   std::printf("%-5s %2d bits  %4d x %2d  %5.1f keys/run  pad %2d  %d/SM  coalesced %.3f ms (%5.1f%% of copy)  "
-              "scatter %.3f (%5.1f%%, %+.1f%%)  filled%s %.3f (%+.1f%%)\n",
+              "scatter %.3f (%5.1f%%, %+.1f%%)  filled%s %.3f (%+.1f%%)  merged pairs of tiles %.3f (%+.1f%%)\n",
               label, bits, Threads, Items, static_cast<double>(tile_items) / digits, pad, blocks_per_sm, ms[0],
               100.0 * bytes / ms[0] / copy_rate, ms[1], 100.0 * bytes / ms[1] / copy_rate,
               100.0 * (ms[1] / ms[0] - 1.0), pad % 8 == 0 ? "" : " (unverified)", ms[2],
-              100.0 * (ms[2] / ms[0] - 1.0));
+              100.0 * (ms[2] / ms[0] - 1.0), ms[3], 100.0 * (ms[3] / ms[0] - 1.0));
   CK(cudaFree(d_counts));
   CK(cudaFree(d_offsets));
 }
