@@ -126,40 +126,56 @@ struct sweep {
   bool bykey_prefetch = false;  // scan by key's rows at several L2 prefetch distances only
   bool cap = false;             // the production shape capped against uncapped only
 
-  // The offsets form (production tuning): CSR offsets as onepass-bench passes them, in
-  // both call styles; the same boundaries as begin/end arrays; and the CSR marking alone
-  // (its memset and kernel, as the production call runs them).
+  // A distribution's boundaries on the device, as CSR offsets and as begin/end arrays.
+  struct device_offsets {
+    bench::device_array<long long> offsets, ends;
+    segment_offsets<long long> csr, separate;
+    double csr_bytes;  // the CSR boundaries read
+    explicit device_offsets(const std::vector<long long>& host)
+        : offsets(static_cast<long long>(host.size())), ends(static_cast<long long>(host.size()) - 1) {
+      offsets.upload(host);
+      ONEPASS_CUDA_TRY(cudaMemcpy(ends.get(), offsets.get() + 1, ends.bytes(), cudaMemcpyDeviceToDevice));
+      csr = csr_segments(offsets.get(), static_cast<index_t>(host.size()) - 1);
+      separate = segment_offsets<long long>{offsets.get(), ends.get(), csr.count};
+      csr_bytes = 8.0 * static_cast<double>(host.size());
+    }
+  };
+
+  // The offsets form's workspace-style call at tuning Row: CSR offsets (as onepass-bench
+  // passes them), then the same boundaries as separate begin and end arrays (the form
+  // that allows gaps: two bitmaps, both arrays read).
+  template <class Row>
+  void offsets_rows(const device_offsets& d, const std::vector<T>& want, const char* csr_name,
+                    const char* separate_name) {
+    bench::device_array<unsigned char> ws(
+        static_cast<long long>(onepass::detail::segmented_scan_plan<T, Row>::offsets_workspace_bytes(n)));
+    const workspace w{ws.get(), ws.bytes()};
+    measure(csr_name, want, d.csr_bytes / static_cast<double>(n), [&] {
+      onepass::detail::segmented_scan_offsets_dispatch<false, Row>(in.get(), n, out.get(), d.csr, T{}, plus{}, w,
+                                                                   time.stream());
+    });
+    measure(separate_name, want, 16.0 * static_cast<double>(d.csr.count) / static_cast<double>(n), [&] {
+      onepass::detail::segmented_scan_offsets_dispatch<false, Row>(in.get(), n, out.get(), d.separate, T{}, plus{},
+                                                                   w, time.stream());
+    });
+  }
+
+  // The offsets form (production tuning): both workspace-style rows, the simple style, and
+  // the CSR marking alone (its memset and kernel, as the production call runs them).
   void offsets_form(const std::vector<long long>& offsets, const std::vector<T>& want) {
-    bench::device_array<long long> d_offsets(static_cast<long long>(offsets.size()));
-    d_offsets.upload(offsets);
-    const segment_offsets<long long> csr = csr_segments(d_offsets.get(), static_cast<index_t>(offsets.size()) - 1);
-    const double csr_bytes = 8.0 * static_cast<double>(offsets.size());  // the boundaries read
+    const device_offsets d(offsets);
+    offsets_rows<tuning::default_segmented_scan_tuning<T>>(d, want, "offsets (production)", "offsets (begin/end)");
+    // The simple style: allocates its workspace and checks the offsets before it writes
+    // anything (so it waits for the device once).
+    measure("offsets (simple style)", want, d.csr_bytes / static_cast<double>(n), [&] {
+      segmented_inclusive_scan(in.get(), n, d.csr, out.get(), plus{}, time.stream());
+    });
     bench::device_array<unsigned char> ws(
         static_cast<long long>(onepass::detail::segmented_scan_plan<T>::offsets_workspace_bytes(n)));
     const workspace w{ws.get(), ws.bytes()};
-    measure("offsets (production)", want, csr_bytes / static_cast<double>(n), [&] {
-      onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), csr, T{}, plus{}, w,
-                                                              time.stream());
-    });
-    // Separate begin and end arrays (the form that allows gaps: two bitmaps, both arrays
-    // read).
-    {
-      bench::device_array<long long> d_ends(static_cast<long long>(offsets.size()) - 1);
-      ONEPASS_CUDA_TRY(cudaMemcpy(d_ends.get(), d_offsets.get() + 1, d_ends.bytes(), cudaMemcpyDeviceToDevice));
-      const segment_offsets<long long> separate{d_offsets.get(), d_ends.get(), csr.count};
-      measure("offsets (begin/end)", want, 16.0 * static_cast<double>(csr.count) / static_cast<double>(n), [&] {
-        onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), separate, T{}, plus{}, w,
-                                                                time.stream());
-      });
-    }
-    // The simple style: allocates its workspace and checks the offsets before it writes
-    // anything (so it waits for the device once).
-    measure("offsets (simple style)", want, csr_bytes / static_cast<double>(n), [&] {
-      segmented_inclusive_scan(in.get(), n, csr, out.get(), plus{}, time.stream());
-    });
-    const auto mark = time.run([&] { onepass::detail::mark_offsets<T, void>(csr, n, w, time.stream()); });
+    const auto mark = time.run([&] { onepass::detail::mark_offsets<T, void>(d.csr, n, w, time.stream()); });
     std::printf("  %-24s %7.3f ms  %5.1f%% of the copy (offsets read)\n", "offsets: memset + mark", mark.median,
-                100 * (csr_bytes / mark.median / 1e6) / copy_gbps);
+                100 * (d.csr_bytes / mark.median / 1e6) / copy_gbps);
   }
 
   void distribution(test::segment_distribution d) {
@@ -220,32 +236,15 @@ struct sweep {
       // int32 keys, CSR offsets, begin/end arrays), alternated.
       using capped = production_with_min<T, sizeof(T) == 4 ? 3 : 4>;
       using uncapped = production_with_min<T, 0>;
-      bench::device_array<long long> d_offsets(static_cast<long long>(offsets.size()));
-      d_offsets.upload(offsets);
-      const segment_offsets<long long> csr = csr_segments(d_offsets.get(), static_cast<index_t>(offsets.size()) - 1);
-      const double csr_bytes = 8.0 * static_cast<double>(offsets.size());
-      bench::device_array<long long> d_ends(static_cast<long long>(offsets.size()) - 1);
-      ONEPASS_CUDA_TRY(cudaMemcpy(d_ends.get(), d_offsets.get() + 1, d_ends.bytes(), cudaMemcpyDeviceToDevice));
-      const segment_offsets<long long> separate{d_offsets.get(), d_ends.get(), csr.count};
-      // CSR offsets, then the same boundaries as begin/end arrays.
+      const device_offsets bounds(offsets);
       auto try_csr = [&](auto r) {
         using Row = decltype(r);
-        bench::device_array<unsigned char> ws(
-            static_cast<long long>(onepass::detail::segmented_scan_plan<T, Row>::offsets_workspace_bytes(n)));
-        const workspace w{ws.get(), ws.bytes()};
-        char name[96];
-        std::snprintf(name, sizeof name, "offsets %dx%d min %d", Row::value.block_threads,
+        char csr_name[64], separate_name[64];
+        std::snprintf(csr_name, sizeof csr_name, "offsets %dx%d min %d", Row::value.block_threads,
                       Row::value.items_per_thread, Row::value.min_blocks_per_sm);
-        measure(name, want, csr_bytes / static_cast<double>(n), [&] {
-          onepass::detail::segmented_scan_offsets_dispatch<false, Row>(in.get(), n, out.get(), csr, T{}, plus{}, w,
-                                                                       time.stream());
-        });
-        std::snprintf(name, sizeof name, "begin/end %dx%d min %d", Row::value.block_threads,
+        std::snprintf(separate_name, sizeof separate_name, "begin/end %dx%d min %d", Row::value.block_threads,
                       Row::value.items_per_thread, Row::value.min_blocks_per_sm);
-        measure(name, want, 16.0 * static_cast<double>(csr.count) / static_cast<double>(n), [&] {
-          onepass::detail::segmented_scan_offsets_dispatch<false, Row>(in.get(), n, out.get(), separate, T{}, plus{},
-                                                                       w, time.stream());
-        });
+        offsets_rows<Row>(bounds, want, csr_name, separate_name);
       };
       for (int round = 0; round < 3; ++round) {
         try_row(capped{});
