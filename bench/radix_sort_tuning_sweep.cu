@@ -3,11 +3,12 @@
 // 2^(k-1), random keys. Every output is checked against a CPU sort before it is timed;
 // timed like onepass-bench (bench/gpu.cuh: L2 flushed, median of 20).
 // Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
-//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|all] [quick|prefetch|prefetch_shapes]
+//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|all] [quick|prefetch|prefetch_shapes|clusters]
 // quick: CUB and the production row only (for profiling one sort under ncu); prefetch: the
 // production row with the onesweep kernel's L2 prefetch at several distances, alternated
 // twice with the production row as it is; prefetch_shapes: keys alone, shapes near
-// production's with its prefetch.
+// production's with its prefetch; clusters: the production row launched plain and in
+// clusters of two blocks, with and without a barrier before the scatter.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstdio>
@@ -52,6 +53,17 @@ struct prefetching {
     tuning::radix_sort_tuning t = Row::value;
     t.l2_prefetch_bytes = tuning::radix_keys_l2_prefetch_bytes;
     t.l2_prefetch_min_input_bytes = 0;
+    return t;
+  }();
+};
+// The production row with its onesweep blocks launched in clusters of `Blocks` (1: plain),
+// with or without the cluster's barrier before the scatter.
+template <class Key, class Value, int Blocks, bool WriteTogether>
+struct production_in_clusters {
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t = tuning::default_radix_sort_tuning<Key, Value>::value;
+    t.onesweep_cluster_blocks = Blocks;
+    t.cluster_write_together = WriteTogether;
     return t;
   }();
 };
@@ -187,6 +199,20 @@ struct sweep {
     }
   }
 
+  // The production row's onesweep blocks launched plain and in clusters of two blocks,
+  // with and without a barrier before the scatter (docs/perf/radix_sort.md, "Clusters"),
+  // alternated twice with the production row as it is.
+  void try_clusters() {
+    using value_t = std::conditional_t<Pairs, unsigned, detail::keys_only>;
+    try_cub();
+    for (int round = 0; round < 2; ++round) {
+      try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
+      try_row<production_in_clusters<Key, value_t, 1, false>>("no clusters");
+      try_row<production_in_clusters<Key, value_t, 2, false>>("clusters of 2");
+      try_row<production_in_clusters<Key, value_t, 2, true>>("clusters of 2, write together");
+    }
+  }
+
   // Keys alone: shapes near production's, all with its L2 prefetch (which shortens the
   // loads, so the best shape may have moved), alternated twice.
   void try_prefetch_shapes() {
@@ -287,8 +313,8 @@ int main(int argc, char** argv) try {
   const std::string only = argc > 2 ? argv[2] : "all";
   const std::string rows = argc > 3 ? argv[3] : "all";
   const bool quick = rows == "quick";
-  if (rows != "all" && rows != "quick" && rows != "prefetch" && rows != "prefetch_shapes") {
-    std::fprintf(stderr, "radix_sort_tuning_sweep: the rows are all, quick, prefetch or prefetch_shapes\n");
+  if (rows != "all" && rows != "quick" && rows != "prefetch" && rows != "prefetch_shapes" && rows != "clusters") {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: the rows are all, quick, prefetch, prefetch_shapes or clusters\n");
     return 2;
   }
   if (only != "all" && only != "keys" && only != "pairs" && only != "u64") {
@@ -304,6 +330,7 @@ int main(int argc, char** argv) try {
     sweep<unsigned, false> s(n, time);
     if (rows == "prefetch") s.try_prefetch();
     else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
+    else if (rows == "clusters") s.try_clusters();
     else s.try_all(quick);
     failures += s.failures;
   }
@@ -311,6 +338,7 @@ int main(int argc, char** argv) try {
     sweep<unsigned, true> s(n, time);
     if (rows == "prefetch") s.try_prefetch();
     else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
+    else if (rows == "clusters") s.try_clusters();
     else s.try_all(quick);
     failures += s.failures;
   }
@@ -318,6 +346,7 @@ int main(int argc, char** argv) try {
     sweep<unsigned long long, false> s(n / 2, time);
     if (rows == "prefetch") s.try_prefetch();
     else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
+    else if (rows == "clusters") s.try_clusters();
     else s.try_all(quick);
     failures += s.failures;
   }

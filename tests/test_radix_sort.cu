@@ -273,6 +273,43 @@ TEST(RadixSort, BlocksWiderThanTheDigits) {
   }
 }
 
+// Onesweep blocks in thread-block clusters of two (sm_90): the grid is rounded up to whole
+// clusters, so an odd tile count leaves one block with no tile (it must still meet its
+// partner at the barrier before the scatter when the cluster writes together). Odd and
+// even tile counts, one tile, several portions, keys apart and over the offsets, with and
+// without the barrier. (4-byte pairs run so in production.)
+template <class Base, bool WriteTogether>
+struct in_clusters {
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t = Base::value;
+    t.onesweep_cluster_blocks = 2;
+    t.cluster_write_together = WriteTogether;
+    return t;
+  }();
+};
+
+TEST(RadixSort, OnesweepBlocksInClusters) {
+  static_assert(production<unsigned, std::uint32_t>::value.onesweep_cluster_blocks == 2 &&
+                    production<unsigned, std::uint32_t>::value.cluster_write_together,
+                "4-byte pairs: clusters of two that write together");
+  static_assert(production<unsigned, keys_only>::value.onesweep_cluster_blocks == 1, "keys alone: no clusters");
+  ONEPASS_REQUIRE_GPU();
+  using keys_together = in_clusters<wide_blocks<384, 12, 3, value_load::async_to_shared>, true>;
+  using pairs_together = in_clusters<wide_blocks<384, 12, 3, value_load::after_keys, false>, true>;
+  using pairs_apart = in_clusters<wide_blocks<512, 8, 1 << 14, value_load::async_to_shared>, false>;
+  for (long long n : {1ll, 4607ll, 4608ll, 4609ll, 2ll * 4608 + 1, 3ll * 4608 * 3 + 5, 100003ll}) {
+    if (n > max_test_items()) continue;
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const auto keys = make_sort_keys<unsigned>(n, dist::random, 700 + n);
+    const auto wide = make_sort_keys<double>(n, dist::low_entropy, 800 + n);
+    check_sort<unsigned, false, keys_together>(keys, {sort_order::ascending}, false, true);
+    check_sort<unsigned, true, pairs_together>(keys, {sort_order::descending, 2, 30}, false, true);
+    check_sort<unsigned, true, pairs_apart>(keys, {sort_order::ascending}, true, false);
+    check_sort<double, true, pairs_together>(wide, {sort_order::ascending}, false, true);
+    check_sort<double, false, keys_together>(wide, {sort_order::descending}, true, true);
+  }
+}
+
 // Keys that do not start on a 16-byte boundary: the up-front histogram then reads them
 // one at a time instead of four (or two) per load, and so does the copy of a pass whose
 // keys all share one digit (all_equal: every pass; range16: all but the first).

@@ -3,7 +3,7 @@
 // scatter probe", 2026-11-25, thirteenth session.)
 // Not part of the build: a throwaway driver kept so that the figures can be reproduced.
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o radix_scatter_probe docs/perf/experiments/radix_scatter_probe.cu
-//   ./radix_scatter_probe [log2_n=28]
+//   ./radix_scatter_probe [log2_n=28] [staged]   ("staged": the fourteenth session's modes only)
 // One pass of a radix sort over the low B bits of random uint32 keys, with every tile's
 // per-digit output offsets computed beforehand (no lookback, no descriptors): a block
 // loads its tile, counts its digits in shared memory, places each key in tile-sorted order
@@ -16,6 +16,15 @@
 // "merged": tiles in clusters of two blocks; block r of a pair writes both tiles' keys of
 // half the digits as one run each, the other block's through distributed shared memory
 // (runs twice as long, the same registers and blocks per SM).
+// "staged" (2026-11-25, fourteenth session): clusters of two blocks again, but each block
+// places its keys straight at their positions in the pair's merged order, half of which
+// lives in the other block's shared memory (distributed shared memory stores), and each
+// block then writes its half with consecutive threads on consecutive positions.
+// "scatter in clusters": the scatter launched in clusters of two with a cluster barrier
+// before the placement and before the writes ("no barrier": launched so, nothing else).
+// "two sub-tiles a block" (pairs): a block takes two tiles and writes them as one, runs
+// twice as long at the same registers per item (pass_two_subtiles below; "in clusters of
+// 2": launched so, a cluster barrier before the writes).
 // "pad P": every (tile, digit) run starts on a multiple of P keys of a padded output.
 // Pairs move a 4-byte value (the key's input index, computed, not read) with each key.
 // Every scatter output is checked: each run holds only keys of its digit, the keys' sum
@@ -28,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #define CK(x)                                                              \
@@ -40,6 +50,7 @@
   } while (0)
 
 constexpr int kMaxDigits = 2048;
+bool g_staged_only = false;  // argv[2] == "staged": modes 0, 1 and 4 of the production shapes only
 
 // counts[tile * digits + d] = keys of digit d in the tile.
 __global__ void count_tiles(const unsigned* keys, long long n, int tile_items, int bits, unsigned* counts) {
@@ -78,7 +89,8 @@ __global__ void __launch_bounds__(Threads) pass(const unsigned* keys_in, unsigne
   constexpr int tile_items = Threads * Items;
   const int digits = 1 << bits;
   const unsigned mask = digits - 1;
-  const long long tile_begin = static_cast<long long>(blockIdx.x) * tile_items;
+  const long long tile = blockIdx.x;
+  const long long tile_begin = tile * tile_items;
   for (int d = threadIdx.x; d < digits; d += Threads) s.cursor[d] = 0;
   __syncthreads();
   unsigned k[Items];
@@ -103,16 +115,70 @@ __global__ void __launch_bounds__(Threads) pass(const unsigned* keys_in, unsigne
     __syncthreads();
   }
   unsigned start = s.sums[threadIdx.x] - local;
+  if constexpr (Mode == 4) {
+    // Staged across the cluster: the block pair's two tiles form one merged sequence M of
+    // 2 x tile_items (digit-major, tile 2c's keys of a digit before tile 2c + 1's); block r
+    // holds M[r * tile_items, (r + 1) * tile_items) in its `keys`. Each block places its own
+    // keys straight at their M positions, in its own or the other block's shared memory,
+    // then writes its half of M with consecutive threads on consecutive positions: runs
+    // twice as long, written the way step 7 writes them.
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned rank = cluster.block_rank();
+    if (owner)
+      for (int q = 0; q < per; ++q) {
+        const int d = threadIdx.x * per + q;
+        s.tile_start[d] = start;  // s.cursor[d] still holds the count
+        start += s.cursor[d];
+      }
+    cluster.sync();  // both blocks' starts and counts are readable
+    auto* peer = cluster.map_shared_rank(&s, rank ^ 1u);
+    const long long tile0 = blockIdx.x - rank;
+    unsigned next[8];
+    if (owner)
+      for (int q = 0; q < per && q < 8; ++q) {
+        const int d = threadIdx.x * per + q;
+        const unsigned merged_start = s.tile_start[d] + peer->tile_start[d];
+        s.base[d] = offsets[tile0 * digits + d] - merged_start;
+        next[q] = merged_start + (rank == 1 ? peer->cursor[d] : 0u);
+      }
+    cluster.sync();  // the other block has read this block's counts
+    if (owner)
+      for (int q = 0; q < per && q < 8; ++q) s.cursor[threadIdx.x * per + q] = next[q];
+    __syncthreads();
+    auto* half0 = cluster.map_shared_rank(&s, 0);
+    auto* half1 = cluster.map_shared_rank(&s, 1);
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      const unsigned m = atomicAdd(&s.cursor[k[i] & mask], 1u);
+      auto* to = m < static_cast<unsigned>(tile_items) ? half0 : half1;
+      const unsigned at = m < static_cast<unsigned>(tile_items) ? m : m - tile_items;
+      to->keys[at] = k[i];
+      if constexpr (Pairs) to->values[at] = static_cast<unsigned>(tile_begin + i * Threads + threadIdx.x);
+    }
+    cluster.sync();  // every key of this block's half of M has arrived
+    const long long first = static_cast<long long>(rank) * tile_items;
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      const int j = i * Threads + threadIdx.x;
+      const unsigned key = s.keys[j];
+      const long long at = s.base[key & mask] + first + j;
+      keys_out[at] = key;
+      if constexpr (Pairs) values_out[at] = s.values[j];
+    }
+    return;
+  }
   if (owner)
     for (int q = 0; q < per; ++q) {
       const int d = threadIdx.x * per + q;
       const unsigned c = s.cursor[d];
-      s.base[d] = Mode != 0 ? offsets[blockIdx.x * static_cast<long long>(digits) + d] - start : tile_begin;
+      s.base[d] = Mode != 0 ? offsets[tile * digits + d] - start : tile_begin;
       s.cursor[d] = start;
       s.tile_start[d] = start;
       start += c;
     }
   __syncthreads();
+  if constexpr (Mode == 5) cooperative_groups::this_cluster().sync();  // as mode 1, in clusters (7: no barrier)
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
     const unsigned p = atomicAdd(&s.cursor[k[i] & mask], 1u);
@@ -120,6 +186,7 @@ __global__ void __launch_bounds__(Threads) pass(const unsigned* keys_in, unsigne
     if constexpr (Pairs) s.values[p] = static_cast<unsigned>(tile_begin + i * Threads + threadIdx.x);
   }
   __syncthreads();
+  if constexpr (Mode == 5) cooperative_groups::this_cluster().sync();
 #pragma unroll
   for (int i = 0; i < (Mode == 3 ? 0 : Items); ++i) {
     const int j = i * Threads + threadIdx.x;
@@ -172,6 +239,103 @@ __global__ void __launch_bounds__(Threads) pass(const unsigned* keys_in, unsigne
   }
 }
 
+// Mode 6, "two sub-tiles a block" (pairs, at most 256 digits): block b takes tiles 2b and
+// 2b + 1 as sub-tiles A and B of one tile. It counts both, computes where each digit's
+// merged run starts (A's keys of d, then B's), places B's keys (still in registers) and
+// then A's (loaded again) straight at their merged positions, keeping each item's
+// position (16 bits a sub-tile, packed), and writes the keys with consecutive threads on
+// consecutive positions, noting each position's digit. Then the values are placed at the
+// kept positions in the same buffer and written the same way: values after the keys, as
+// the production kernel does, with the same registers a sub-tile and runs twice as long.
+template <int Threads>
+struct two_shared {
+  unsigned cursor_a[256], cursor_b[256];
+  long long base[256];
+  unsigned sums[Threads];
+};
+
+// Variant 0: plain; 1: launched in clusters of two, a cluster barrier before the writes.
+template <int Threads, int Items, int Variant = 0>
+__global__ void __launch_bounds__(Threads, 2) pass_two_subtiles(const unsigned* keys_in, unsigned* keys_out,
+                                                                unsigned* values_out, const long long* offsets,
+                                                                int bits) {
+  constexpr int sub = Threads * Items;
+  static_assert(2 * sub <= 65536, "positions are kept in 16 bits");
+  extern __shared__ __align__(16) unsigned char raw[];
+  auto& s = *reinterpret_cast<two_shared<Threads>*>(raw);
+  unsigned* buffer = reinterpret_cast<unsigned*>(raw + sizeof(two_shared<Threads>));  // 2 x sub
+  unsigned char* digit_at = reinterpret_cast<unsigned char*>(buffer + 2 * sub);       // 2 x sub
+  const int digits = 1 << bits;
+  const unsigned mask = digits - 1;
+  const long long pair = blockIdx.x;
+  const long long begin = pair * 2 * sub;
+  for (int d = threadIdx.x; d < 256; d += Threads) s.cursor_a[d] = s.cursor_b[d] = 0;
+  __syncthreads();
+  unsigned k[Items];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) k[i] = keys_in[begin + i * Threads + threadIdx.x];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) atomicAdd(&s.cursor_a[k[i] & mask], 1u);
+#pragma unroll
+  for (int i = 0; i < Items; ++i) k[i] = keys_in[begin + sub + i * Threads + threadIdx.x];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) atomicAdd(&s.cursor_b[k[i] & mask], 1u);
+  __syncthreads();
+  const bool owner = static_cast<int>(threadIdx.x) < digits;
+  const unsigned count_a = owner ? s.cursor_a[threadIdx.x] : 0, count_b = owner ? s.cursor_b[threadIdx.x] : 0;
+  s.sums[threadIdx.x] = count_a + count_b;
+  __syncthreads();
+  for (int off = 1; off < Threads; off *= 2) {
+    const unsigned v = threadIdx.x >= off ? s.sums[threadIdx.x - off] : 0;
+    __syncthreads();
+    s.sums[threadIdx.x] += v;
+    __syncthreads();
+  }
+  if (owner) {
+    const unsigned start = s.sums[threadIdx.x] - count_a - count_b;
+    s.base[threadIdx.x] = offsets[2 * pair * digits + threadIdx.x] - start;
+    s.cursor_a[threadIdx.x] = start;
+    s.cursor_b[threadIdx.x] = start + count_a;
+  }
+  __syncthreads();
+  unsigned at[Items];  // B's position in the high half, A's in the low
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const unsigned m = atomicAdd(&s.cursor_b[k[i] & mask], 1u);
+    buffer[m] = k[i];
+    at[i] = m << 16;
+  }
+#pragma unroll
+  for (int i = 0; i < Items; ++i) k[i] = keys_in[begin + i * Threads + threadIdx.x];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const unsigned m = atomicAdd(&s.cursor_a[k[i] & mask], 1u);
+    buffer[m] = k[i];
+    at[i] |= m;
+  }
+  __syncthreads();
+  if constexpr (Variant == 1) cooperative_groups::this_cluster().sync();  // the pair's blocks write together
+#pragma unroll 4
+  for (int i = 0; i < 2 * Items; ++i) {
+    const int j = i * Threads + threadIdx.x;
+    const unsigned key = buffer[j];
+    digit_at[j] = static_cast<unsigned char>(key & mask);
+    keys_out[s.base[key & mask] + j] = key;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    buffer[at[i] & 0xFFFFu] = static_cast<unsigned>(begin + i * Threads + threadIdx.x);
+    buffer[at[i] >> 16] = static_cast<unsigned>(begin + sub + i * Threads + threadIdx.x);
+  }
+  __syncthreads();
+#pragma unroll 4
+  for (int i = 0; i < 2 * Items; ++i) {
+    const int j = i * Threads + threadIdx.x;
+    values_out[s.base[digit_at[j]] + j] = buffer[j];
+  }
+}
+
 __global__ void flush(const uint4* a, long long words, unsigned* sink) {
   uint4 acc{0, 0, 0, 0};
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < words;
@@ -219,7 +383,7 @@ void run_case(const char* label, int bits, int pad, long long n, const std::vect
               const unsigned* d_in, unsigned* d_out, unsigned* d_vout, long long out_capacity, timer& tm,
               float copy_ms) {
   constexpr int tile_items = Threads * Items;
-  const long long tiles = n / tile_items / 2 * 2;  // whole tiles only, an even number (mode 3's pairs)
+  const long long tiles = n / tile_items / 4 * 4;  // whole tiles only, a multiple of 4 (clusters of two tile pairs)
   const long long m = tiles * tile_items;
   const int digits = 1 << bits;
   unsigned* d_counts;
@@ -245,29 +409,42 @@ void run_case(const char* label, int bits, int pad, long long n, const std::vect
   }
   CK(cudaMemcpy(d_offsets, offsets.data(), offsets.size() * 8, cudaMemcpyHostToDevice));
   const int shared = sizeof(probe_shared<Threads, Items, Pairs>);
-  void (*kernels[4])(const unsigned*, unsigned*, unsigned*, const long long*, int) = {
+  // Modes 7-9 ask why "scatter in clusters" is faster: 7 is mode 1 launched in clusters of
+  // two without a barrier, 8 is mode 0 (coalesced) in clusters of two, 9 is mode 6 in clusters of two
+  // with a barrier before the writes.
+  constexpr int kModes = 10;
+  void (*kernels[kModes])(const unsigned*, unsigned*, unsigned*, const long long*, int) = {
       pass<Threads, Items, Pairs, 0>, pass<Threads, Items, Pairs, 1>, pass<Threads, Items, Pairs, 2>,
-      pass<Threads, Items, Pairs, 3>};
-  for (auto kernel : kernels) CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
-  int blocks_per_sm = 0;
+      pass<Threads, Items, Pairs, 3>, pass<Threads, Items, Pairs, 4>, pass<Threads, Items, Pairs, 5>,
+      pass_two_subtiles<Threads, Items>,  pass<Threads, Items, Pairs, 1>, pass<Threads, Items, Pairs, 0>,
+      pass_two_subtiles<Threads, Items, 1>};
+  const unsigned cluster_of[kModes] = {1, 1, 1, 2, 2, 2, 1, 2, 2, 2};
+  const auto two = [](int mode) { return mode == 6 || mode == 9; };
+  const int two_shared_bytes = sizeof(two_shared<Threads>) + 2 * tile_items * 5;
+  for (int mode = 0; mode < kModes; ++mode)
+    CK(cudaFuncSetAttribute(kernels[mode], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            two(mode) ? two_shared_bytes : shared));
+  int blocks_per_sm = 0, two_per_sm = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernels[1], Threads, shared));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&two_per_sm, kernels[6], Threads, two_shared_bytes));
   // Bytes moved: keys read and written, values (made from the index, not read) written.
   const double bytes = static_cast<double>(m) * (Pairs ? 12.0 : 8.0);
-  float ms[4];
-  for (int mode = 0; mode < 4; ++mode) {
-    if (mode == 3 && pad != 1) {  // merging assumes the two tiles' runs adjoin
-      ms[3] = 0;
+  float ms[kModes];
+  for (int mode = 0; mode < kModes; ++mode) {
+    if ((g_staged_only && (mode == 2 || mode == 3 || mode == 4)) || (mode >= 3 && (pad != 1 || digits > 8 * Threads)) ||
+        (two(mode) && (!Pairs || digits > 256 || digits > Threads))) {  // merging assumes the two tiles' runs adjoin
+      ms[mode] = 0;
       continue;
     }
     auto kernel = kernels[mode];
     auto launch = [&] {
       cudaLaunchConfig_t config{};
-      config.gridDim = dim3(static_cast<unsigned>(tiles));
+      config.gridDim = dim3(static_cast<unsigned>(two(mode) ? tiles / 2 : tiles));
       config.blockDim = dim3(Threads);
-      config.dynamicSmemBytes = shared;
+      config.dynamicSmemBytes = two(mode) ? two_shared_bytes : shared;
       cudaLaunchAttribute cluster{};
       cluster.id = cudaLaunchAttributeClusterDimension;
-      cluster.val.clusterDim.x = mode == 3 ? 2 : 1;
+      cluster.val.clusterDim.x = cluster_of[mode];
       cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
       config.attrs = &cluster;
       config.numAttrs = 1;
@@ -278,7 +455,7 @@ void run_case(const char* label, int bits, int pad, long long n, const std::vect
     launch();
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
-    if (mode == 1 || mode == 3 || (mode == 2 && pad % 8 == 0)) {  // verify: every run holds keys of its digit; the keys' sum and xor; pairs: key == input[value]
+    if (mode == 1 || (mode >= 3 && mode != 8) || (mode == 2 && pad % 8 == 0)) {  // verify: every run holds keys of its digit; the keys' sum and xor; pairs: key == input[value]
       std::vector<unsigned> got(pos), vals(Pairs ? pos : 0);
       CK(cudaMemcpy(got.data(), d_out, pos * 4, cudaMemcpyDeviceToHost));
       if (Pairs) CK(cudaMemcpy(vals.data(), d_vout, pos * 4, cudaMemcpyDeviceToHost));
@@ -304,11 +481,16 @@ void run_case(const char* label, int bits, int pad, long long n, const std::vect
   }
   const double copy_rate = static_cast<double>(m) * 8.0 / copy_ms;  // per ms, keys' bytes
   std::printf("%-5s %2d bits  %4d x %2d  %5.1f keys/run  pad %2d  %d/SM  coalesced %.3f ms (%5.1f%% of copy)  "
-              "scatter %.3f (%5.1f%%, %+.1f%%)  filled%s %.3f (%+.1f%%)  merged pairs of tiles %.3f (%+.1f%%)\n",
+              "scatter %.3f (%5.1f%%, %+.1f%%)  filled%s %.3f (%+.1f%%)  merged pairs of tiles %.3f (%+.1f%%)  "
+              "staged pairs of tiles %.3f (%5.1f%%, %+.1f%%)  scatter in clusters %.3f (%+.1f%%)  "
+              "two sub-tiles a block (%d/SM) %.3f (%5.1f%%, %+.1f%%)  clusters of 2, no barrier %.3f  "
+              "coalesced in clusters of 2 %.3f  two sub-tiles in clusters of 2 %.3f\n",
               label, bits, Threads, Items, static_cast<double>(tile_items) / digits, pad, blocks_per_sm, ms[0],
               100.0 * bytes / ms[0] / copy_rate, ms[1], 100.0 * bytes / ms[1] / copy_rate,
               100.0 * (ms[1] / ms[0] - 1.0), pad % 8 == 0 ? "" : " (unverified)", ms[2],
-              100.0 * (ms[2] / ms[0] - 1.0), ms[3], 100.0 * (ms[3] / ms[0] - 1.0));
+              100.0 * (ms[2] / ms[0] - 1.0), ms[3], 100.0 * (ms[3] / ms[0] - 1.0), ms[4],
+              100.0 * bytes / ms[4] / copy_rate, 100.0 * (ms[4] / ms[0] - 1.0), ms[5], 100.0 * (ms[5] / ms[0] - 1.0),
+              two_per_sm, ms[6], 100.0 * bytes / ms[6] / copy_rate, 100.0 * (ms[6] / ms[0] - 1.0), ms[7], ms[8], ms[9]);
   CK(cudaFree(d_counts));
   CK(cudaFree(d_offsets));
 }
@@ -337,6 +519,16 @@ int main(int argc, char** argv) {
     run_case<512, 48, false>("keys", bits, pad, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
     run_case<256, 36, true>("pairs", bits, pad, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
   };
+  if (argc > 2 && std::string(argv[2]) == "staged") {
+    g_staged_only = true;
+    for (int bits : {8, 7}) {
+      run_case<256, 24, false>("keys", bits, 1, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
+      run_case<256, 48, false>("keys", bits, 1, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
+      run_case<256, 36, true>("pairs", bits, 1, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
+      run_case<384, 24, true>("pairs", bits, 1, n, keys, d_in, d_out, d_vout, capacity, tm, copy_ms);
+    }
+    return 0;
+  }
   all(8, 1);
   all(8, 8);
   all(11, 1);

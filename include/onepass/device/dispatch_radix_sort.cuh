@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "onepass/agent/radix_sort.cuh"
+#include "onepass/detail/cluster.cuh"
 #include "onepass/detail/launch.cuh"
 #include "onepass/radix_sort_options.cuh"
 #include "onepass/tuning/radix_sort_tuning.cuh"
@@ -149,6 +150,14 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
   using onesweep = radix_onesweep_config<Key, Value, typename plan::tuning_type>;
   allow_dynamic_shared<kernel>(onesweep::shared_bytes);
   const index_t copy_blocks = resident_blocks<kernel>(threads, onesweep::shared_bytes);
+  // Thread-block clusters (tuning.onesweep_cluster_blocks) where the GPU has them (sm_90+).
+  constexpr int cluster_blocks = plan::tuning.onesweep_cluster_blocks;
+  static_assert(cluster_blocks == 1 || cluster_blocks == 2, "tuning: onesweep clusters of 1 or 2 blocks");
+  const bool clustered = cluster_blocks > 1 && supports_clusters();
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = static_cast<unsigned>(cluster_blocks);
+  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
   for (int p = 0; p < passes; ++p) {
     const radix_pass pass = radix_pass_of(range, p);
     const Key* keys_src = buffers.keys_from(p);
@@ -176,9 +185,12 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
                                          : starts + ((q - 1) % 2) * radix_digits,
                                   q + 1 == portions ? nullptr : starts + (q % 2) * radix_digits,
                                   prefetch_tiles};
-      launch(kernel, dim3(static_cast<unsigned>(tiles)), threads, onesweep::shared_bytes, stream, keys_src, keys_dst, values_src,
-             values_dst, portion, pass, descending, static_cast<void*>(lookback_area + plan::counter_bytes),
-             lookback::tile_counter(lookback_area), delay);
+      // In clusters, the grid is rounded up to whole clusters (the extra block returns).
+      const index_t grid = clustered ? (tiles + cluster_blocks - 1) / cluster_blocks * cluster_blocks : tiles;
+      launch_with_attribute(kernel, dim3(static_cast<unsigned>(grid)), dim3(threads), onesweep::shared_bytes, stream,
+                            cluster, clustered, keys_src, keys_dst, values_src, values_dst, portion, pass, descending,
+                            static_cast<void*>(lookback_area + plan::counter_bytes),
+                            lookback::tile_counter(lookback_area), delay);
     }
   }
 }
