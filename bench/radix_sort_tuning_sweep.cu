@@ -3,7 +3,9 @@
 // 2^(k-1), random keys. Every output is checked against a CPU sort before it is timed;
 // timed like onepass-bench (bench/gpu.cuh: L2 flushed, median of 20).
 // Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
-//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|all] [quick|prefetch|prefetch_shapes|clusters]
+//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|wide_pairs|all] [quick|prefetch|prefetch_shapes|clusters]
+// (wide_pairs: uint32 keys with uint64 values at 2^k, uint64 keys and values at 2^(k-1);
+// the clusters rows only)
 // quick: CUB and the production row only (for profiling one sort under ncu); prefetch: the
 // production row with the onesweep kernel's L2 prefetch at several distances, alternated
 // twice with the production row as it is; prefetch_shapes: keys alone, shapes near
@@ -11,6 +13,7 @@
 // clusters of two blocks, with and without a barrier before the scatter.
 #include <cub/device/device_radix_sort.cuh>
 
+#include <algorithm>
 #include <cstdio>
 #include <numeric>
 #include <random>
@@ -93,14 +96,15 @@ void cpu_sort(std::vector<Key>& keys, std::vector<unsigned>& order) {
   }
 }
 
-template <class Key, bool Pairs>
+template <class Key, bool Pairs, class Value = unsigned>
 struct sweep {
+  using value_t = std::conditional_t<Pairs, Value, detail::keys_only>;
   long long n;
   std::vector<Key> host;
   std::vector<Key> expected;
   std::vector<unsigned> expected_order;
   bench::device_array<Key> in, out;
-  bench::device_array<unsigned> vin, vout;
+  bench::device_array<Value> vin, vout;
   bench::timer& time;
   int failures = 0;
 
@@ -112,15 +116,15 @@ struct sweep {
     cpu_sort(expected, expected_order);
     in.upload(host);
     if (Pairs) {
-      std::vector<unsigned> index(static_cast<std::size_t>(n));
-      std::iota(index.begin(), index.end(), 0u);
+      std::vector<Value> index(static_cast<std::size_t>(n));
+      std::iota(index.begin(), index.end(), Value{0});
       vin.upload(index);
     }
     const auto c = time.run([&] {
       ONEPASS_CUDA_TRY(cudaMemcpyAsync(out.get(), in.get(), in.bytes(), cudaMemcpyDeviceToDevice, time.stream()));
     });
-    std::printf("%s%s n=%lld, copy %.0f GB/s\n", sizeof(Key) == 4 ? "uint32" : "uint64", Pairs ? " pairs (uint32)" : " keys",
-                n, 2.0 * in.bytes() / c.median / 1e6);
+    std::printf("%s%s n=%lld, copy %.0f GB/s\n", sizeof(Key) == 4 ? "uint32" : "uint64",
+                Pairs ? (sizeof(Value) == 4 ? " pairs (uint32)" : " pairs (uint64)") : " keys", n, 2.0 * in.bytes() / c.median / 1e6);
   }
 
   template <class F>
@@ -132,9 +136,10 @@ struct sweep {
     ONEPASS_CUDA_TRY(cudaMemcpy(got.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
     bool ok = got == expected;
     if (ok && Pairs) {
-      std::vector<unsigned> order(static_cast<std::size_t>(n));
+      std::vector<Value> order(static_cast<std::size_t>(n));
       ONEPASS_CUDA_TRY(cudaMemcpy(order.data(), vout.get(), vout.bytes(), cudaMemcpyDeviceToHost));
-      ok = order == expected_order;
+      ok = std::equal(order.begin(), order.end(), expected_order.begin(), expected_order.end(),
+                      [](Value got, unsigned want) { return got == static_cast<Value>(want); });
     }
     if (!ok) {
       std::printf("  %-32s FAILED (output differs from the CPU sort)\n", name);
@@ -147,7 +152,6 @@ struct sweep {
 
   template <class Tuning>
   void try_row(const char* name) {
-    using value_t = std::conditional_t<Pairs, unsigned, detail::keys_only>;
     bench::device_array<unsigned char> ws(
         static_cast<long long>(detail::radix_sort_plan<Key, value_t, Tuning>::workspace_bytes(n, false)));
     const workspace w{ws.get(), ws.bytes()};
@@ -187,7 +191,6 @@ struct sweep {
   }
 
   void try_prefetch() {
-    using value_t = std::conditional_t<Pairs, unsigned, detail::keys_only>;
     try_cub();
     for (int round = 0; round < 2; ++round) {
       try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
@@ -203,7 +206,6 @@ struct sweep {
   // with and without a barrier before the scatter (docs/perf/radix_sort.md, "Clusters"),
   // alternated twice with the production row as it is.
   void try_clusters() {
-    using value_t = std::conditional_t<Pairs, unsigned, detail::keys_only>;
     try_cub();
     for (int round = 0; round < 2; ++round) {
       try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
@@ -240,7 +242,7 @@ struct sweep {
 
   void try_all(bool quick) {
     try_cub();
-    try_row<tuning::default_radix_sort_tuning<Key, std::conditional_t<Pairs, unsigned, detail::keys_only>>>(
+    try_row<tuning::default_radix_sort_tuning<Key, value_t>>(
         "onepass (production row)");
     if (quick) return;
     if constexpr (Pairs) {
@@ -317,8 +319,12 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr, "radix_sort_tuning_sweep: the rows are all, quick, prefetch, prefetch_shapes or clusters\n");
     return 2;
   }
-  if (only != "all" && only != "keys" && only != "pairs" && only != "u64") {
-    std::fprintf(stderr, "radix_sort_tuning_sweep: the sorts are keys, pairs, u64 or all\n");
+  if (only != "all" && only != "keys" && only != "pairs" && only != "u64" && only != "wide_pairs") {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: the sorts are keys, pairs, u64, wide_pairs or all\n");
+    return 2;
+  }
+  if (only == "wide_pairs" && rows != "clusters") {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: wide_pairs runs the clusters rows only\n");
     return 2;
   }
   const long long n = 1ll << log2_n;
@@ -340,6 +346,16 @@ int main(int argc, char** argv) try {
     else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
     else if (rows == "clusters") s.try_clusters();
     else s.try_all(quick);
+    failures += s.failures;
+  }
+  if (only == "wide_pairs") {  // 8-byte values with uint32 keys at 2^k, uint64 keys and values at 2^(k-1)
+    {
+      sweep<unsigned, true, unsigned long long> s(n, time);
+      s.try_clusters();
+      failures += s.failures;
+    }
+    sweep<unsigned long long, true, unsigned long long> s(n / 2, time);
+    s.try_clusters();
     failures += s.failures;
   }
   if (only == "all" || only == "u64") {

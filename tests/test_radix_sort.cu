@@ -277,7 +277,7 @@ TEST(RadixSort, BlocksWiderThanTheDigits) {
 // clusters, so an odd tile count leaves one block with no tile (it must still meet its
 // partner at the barrier before the scatter when the cluster writes together). Odd and
 // even tile counts, one tile, several portions, keys apart and over the offsets, with and
-// without the barrier. (4-byte pairs run so in production.)
+// without the barrier. (Pairs run so in production.)
 template <class Base, bool WriteTogether>
 struct in_clusters {
   static constexpr tuning::radix_sort_tuning value = [] {
@@ -290,8 +290,10 @@ struct in_clusters {
 
 TEST(RadixSort, OnesweepBlocksInClusters) {
   static_assert(production<unsigned, std::uint32_t>::value.onesweep_cluster_blocks == 2 &&
-                    production<unsigned, std::uint32_t>::value.cluster_write_together,
-                "4-byte pairs: clusters of two that write together");
+                    production<unsigned, std::uint32_t>::value.cluster_write_together &&
+                    production<double, std::uint64_t>::value.onesweep_cluster_blocks == 2 &&
+                    production<unsigned, double>::value.cluster_write_together,
+                "pairs: clusters of two that write together");
   static_assert(production<unsigned, keys_only>::value.onesweep_cluster_blocks == 1, "keys alone: no clusters");
   ONEPASS_REQUIRE_GPU();
   using keys_together = in_clusters<wide_blocks<384, 12, 3, value_load::async_to_shared>, true>;

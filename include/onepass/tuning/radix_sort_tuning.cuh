@@ -81,10 +81,11 @@ struct radix_sort_tuning {
 // the staging limit) and a 2-descriptor lookback window: 4-byte pairs 384 x 24 with the
 // values loaded once the keys are written (2% faster than 512 x 16 with them staged in
 // shared memory, whose tile is 11% smaller); 8-byte keys or values 384 x 16, staged.
-// 4-byte pairs run their onesweep blocks in clusters of two that start their scatters
-// together (a cluster barrier): at 2^28 uint32 pairs 6% faster on an H100, 0.5% slower on
-// an H200; 4-byte keys alone lost 0.5-1.5% that way, 8-byte keys 4-5%, wide pairs are not
-// measured (docs/perf/radix_sort.md, "Clusters").
+// Pairs run their onesweep blocks in clusters of two that start their scatters together
+// (a cluster barrier): uint32 pairs at 2^28 6% faster on an H100, 0.7% slower on an H200;
+// 8-byte values (uint32 keys at 2^28, uint64 keys at 2^27) 5.4-5.9% faster on an H100 and
+// 0.6% on an H200. Keys alone lost 0.5-1.5% that way, 8-byte keys 4-5%
+// (docs/perf/radix_sort.md, "Clusters").
 // The histogram kernel's counters in 32 (4-byte keys) or 16 (8-byte) copies, one a bank:
 // at 1 GiB of keys 9% (H100) and 12% (H200) faster than one counter a digit for uint32,
 // 14-15% for uint64; it is bound by its shared atomics, not by DRAM.
@@ -106,8 +107,8 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
                                     radix_keys_l2_prefetch_bytes}
                 : radix_sort_tuning{32, 1024, 1, 1ll << 28, 4, 32, 2, staged, 2, 384, true, copies,
                                     radix_keys_l2_prefetch_bytes};
-  if (wide) return radix_sort_tuning{16, 1024, 1, 1ll << 28, 2, 32, 4, staged, 2, 384, false, copies};
-  radix_sort_tuning pairs{24, 1024, 1, 1ll << 28, 2, 32, 4, after_keys, 2, 384, false, copies};
+  radix_sort_tuning pairs = wide ? radix_sort_tuning{16, 1024, 1, 1ll << 28, 2, 32, 4, staged, 2, 384, false, copies}
+                                 : radix_sort_tuning{24, 1024, 1, 1ll << 28, 2, 32, 4, after_keys, 2, 384, false, copies};
   pairs.onesweep_cluster_blocks = 2;
   pairs.cluster_write_together = true;
   return pairs;
