@@ -332,24 +332,24 @@ int main(int argc, char** argv) try {
   ONEPASS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   bench::timer time(stream, 2, 10, bench::query_device().l2_bytes);
   int failures = 0;
-  if (only == "all" || only == "keys") {
-    sweep<unsigned, false> s(n, time);
+  // The chosen rows on one of the sorts, its failures counted.
+  const auto run_rows = [&](auto& s) {
     if (rows == "prefetch") s.try_prefetch();
     else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
     else if (rows == "clusters") s.try_clusters();
     else s.try_all(quick);
     failures += s.failures;
+  };
+  if (only == "all" || only == "keys") {
+    sweep<unsigned, false> s(n, time);
+    run_rows(s);
   }
   if (only == "all" || only == "pairs") {
     sweep<unsigned, true> s(n, time);
-    if (rows == "prefetch") s.try_prefetch();
-    else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
-    else if (rows == "clusters") s.try_clusters();
-    else s.try_all(quick);
-    failures += s.failures;
+    run_rows(s);
   }
   if (only == "wide_pairs") {  // 8-byte values with uint32 keys at 2^k, uint64 keys and values at 2^(k-1)
-    {
+    {                          // (the clusters rows only: try_all's shapes are not built for them)
       sweep<unsigned, true, unsigned long long> s(n, time);
       s.try_clusters();
       failures += s.failures;
@@ -360,11 +360,7 @@ int main(int argc, char** argv) try {
   }
   if (only == "all" || only == "u64") {
     sweep<unsigned long long, false> s(n / 2, time);
-    if (rows == "prefetch") s.try_prefetch();
-    else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
-    else if (rows == "clusters") s.try_clusters();
-    else s.try_all(quick);
-    failures += s.failures;
+    run_rows(s);
   }
   return failures ? 1 : 0;
 } catch (const std::exception& e) {
