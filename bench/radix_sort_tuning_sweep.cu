@@ -3,14 +3,16 @@
 // 2^(k-1), random keys. Every output is checked against a CPU sort before it is timed;
 // timed like onepass-bench (bench/gpu.cuh: L2 flushed, median of 20).
 // Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
-//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|wide_pairs|all] [quick|prefetch|prefetch_shapes|clusters]
+//   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|wide_pairs|all]
+//                           [quick|prefetch|prefetch_shapes|clusters|subtiles]
 // (wide_pairs: uint32 keys with uint64 values at 2^k, uint64 keys and values at 2^(k-1);
 // the clusters rows only)
 // quick: CUB and the production row only (for profiling one sort under ncu); prefetch: the
 // production row with the onesweep kernel's L2 prefetch at several distances, alternated
 // twice with the production row as it is; prefetch_shapes: keys alone, shapes near
 // production's with its prefetch; clusters: the production row launched plain and in
-// clusters of two blocks, with and without a barrier before the scatter.
+// clusters of two blocks, with and without a barrier before the scatter; subtiles: one
+// and two sub-tiles a onesweep block, in and out of clusters, and shapes of two.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
@@ -66,6 +68,23 @@ struct production_in_clusters {
   static constexpr tuning::radix_sort_tuning value = [] {
     tuning::radix_sort_tuning t = tuning::default_radix_sort_tuning<Key, Value>::value;
     t.onesweep_cluster_blocks = Blocks;
+    t.cluster_write_together = WriteTogether;
+    return t;
+  }();
+};
+// The production row with `Subtiles` sub-tiles a onesweep block of Threads x Items each,
+// registers for MinBlocks blocks a SM, launched in clusters of ClusterBlocks (with the
+// barrier before the scatter where WriteTogether).
+template <class Key, class Value, int Subtiles, int Threads, int Items, int MinBlocks, int ClusterBlocks = 2,
+          bool WriteTogether = true>
+struct production_subtiles {
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t = tuning::default_radix_sort_tuning<Key, Value>::value;
+    t.onesweep_subtiles = Subtiles;
+    t.onesweep_block_threads = Threads;
+    t.onesweep_items_per_thread = Items;
+    t.onesweep_min_blocks_per_sm = MinBlocks;
+    t.onesweep_cluster_blocks = ClusterBlocks;
     t.cluster_write_together = WriteTogether;
     return t;
   }();
@@ -215,6 +234,30 @@ struct sweep {
     }
   }
 
+  // Two sub-tiles a onesweep block against one (the 4-byte pairs' production until
+  // 2026-11-26: 384 x 24, clusters that write together), in and out of clusters, and
+  // other shapes of two, alternated twice (docs/perf/radix_sort.md, "Two sub-tiles").
+  void try_subtiles() {
+    if constexpr (sizeof(Key) != 4) {
+      std::printf("  (the subtiles rows are for 4-byte keys)\n");
+    } else {
+      try_cub();
+      for (int round = 0; round < 2; ++round) {
+        try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
+        try_row<production_subtiles<Key, value_t, 1, 384, 24, 2>>("one sub-tile, 384 x 24");
+        try_row<production_subtiles<Key, value_t, 2, 384, 24, 2>>("two sub-tiles, 384 x 24");
+        try_row<production_subtiles<Key, value_t, 2, 384, 24, 2, 1, false>>("two, 384 x 24, no clusters");
+        try_row<production_subtiles<Key, value_t, 2, 384, 24, 2, 2, false>>("two, 384 x 24, no barrier");
+        try_row<production_subtiles<Key, value_t, 2, 256, 36, 2>>("two sub-tiles, 256 x 36");
+        try_row<production_subtiles<Key, value_t, 2, 384, 20, 2>>("two sub-tiles, 384 x 20");
+        try_row<production_subtiles<Key, value_t, 2, 512, 16, 2>>("two sub-tiles, 512 x 16");
+        try_row<production_subtiles<Key, value_t, 2, 512, 12, 2>>("two sub-tiles, 512 x 12");
+        try_row<production_subtiles<Key, value_t, 2, 448, 16, 2>>("two sub-tiles, 448 x 16");
+        try_row<production_subtiles<Key, value_t, 2, 512, 12, 2, 1, false>>("two, 512 x 12, no clusters");
+      }
+    }
+  }
+
   // Keys alone: shapes near production's, all with its L2 prefetch (which shortens the
   // loads, so the best shape may have moved), alternated twice.
   void try_prefetch_shapes() {
@@ -315,8 +358,10 @@ int main(int argc, char** argv) try {
   const std::string only = argc > 2 ? argv[2] : "all";
   const std::string rows = argc > 3 ? argv[3] : "all";
   const bool quick = rows == "quick";
-  if (rows != "all" && rows != "quick" && rows != "prefetch" && rows != "prefetch_shapes" && rows != "clusters") {
-    std::fprintf(stderr, "radix_sort_tuning_sweep: the rows are all, quick, prefetch, prefetch_shapes or clusters\n");
+  if (rows != "all" && rows != "quick" && rows != "prefetch" && rows != "prefetch_shapes" && rows != "clusters" &&
+      rows != "subtiles") {
+    std::fprintf(stderr,
+                 "radix_sort_tuning_sweep: the rows are all, quick, prefetch, prefetch_shapes, clusters or subtiles\n");
     return 2;
   }
   if (only != "all" && only != "keys" && only != "pairs" && only != "u64" && only != "wide_pairs") {
@@ -337,6 +382,7 @@ int main(int argc, char** argv) try {
     if (rows == "prefetch") s.try_prefetch();
     else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
     else if (rows == "clusters") s.try_clusters();
+    else if (rows == "subtiles") s.try_subtiles();
     else s.try_all(quick);
     failures += s.failures;
   };

@@ -312,6 +312,66 @@ TEST(RadixSort, OnesweepBlocksInClusters) {
   }
 }
 
+// Two sub-tiles a onesweep block (tuning.onesweep_subtiles = 2): a tile of 2 x Threads x
+// Items, whose sub-tile 0 is ranked after sub-tile 1 from keys loaded again, every item's
+// position kept in 16 bits. Sizes around a sub-tile (sub-tile 1 empty or partial), a
+// tile, a portion; keys and pairs (4- and 8-byte values, the keys' indices: stability),
+// both orders, bit ranges, in place, plain and in clusters that write together, stalled
+// tiles, and a tile past 32768 items (a position's 16th bit) with 160 KiB of keys.
+template <int Threads, int Items, long long PortionTiles, bool Clusters>
+struct two_subtiles {
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t = wide_blocks<Threads, Items, PortionTiles, value_load::after_keys, false>::value;
+    t.onesweep_subtiles = 2;
+    t.portion_items = PortionTiles * t.onesweep_tile_items();
+    t.onesweep_cluster_blocks = Clusters ? 2 : 1;
+    t.cluster_write_together = Clusters;
+    return t;
+  }();
+};
+
+TEST(RadixSort, OnesweepTwoSubtilesABlock) {
+  using plain = two_subtiles<256, 4, 3, false>;  // tiles of 2 x 1024, portions of 3 tiles
+  using clustered = two_subtiles<256, 4, 1 << 14, true>;
+  using largest = two_subtiles<512, 40, 1 << 14, false>;  // 40960-item tiles
+  static_assert(plain::value.onesweep_tile_items() == 2048 && largest::value.onesweep_tile_items() == 40960);
+  static_assert(load_of<unsigned, std::uint32_t, plain> == value_load::after_keys, "two sub-tiles: after the keys");
+  static_assert(production<unsigned, std::uint32_t>::value.onesweep_subtiles == 2 &&
+                    production<float, std::int32_t>::value.onesweep_subtiles == 2 &&
+                    production<unsigned, double>::value.onesweep_subtiles == 1 &&
+                    production<unsigned, keys_only>::value.onesweep_subtiles == 1,
+                "4-byte pairs: two sub-tiles a block; 8-byte values and keys alone: one");
+  ONEPASS_REQUIRE_GPU();
+  for (long long n : {1ll, 1023ll, 1024ll, 1025ll, 2047ll, 2048ll, 2049ll, 3ll * 2048, 3ll * 2048 + 1,
+                      7ll * 2048 + 1500, 100003ll}) {
+    if (n > max_test_items()) continue;
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const auto keys = make_sort_keys<unsigned>(n, dist::random, 900 + n);
+    const auto wide = make_sort_keys<double>(n, dist::low_entropy, 1000 + n);
+    check_sort<unsigned, true, plain>(keys, {sort_order::ascending}, false, true);  // several portions
+    check_sort<unsigned, true, plain>(keys, {sort_order::descending, 2, 30}, true, false);
+    check_sort<unsigned, false, plain>(keys, {sort_order::ascending}, false, true);
+    check_sort<unsigned, true, clustered>(keys, {sort_order::ascending, 0, 20}, false, true);
+    check_sort<double, true, clustered>(wide, {sort_order::descending}, false, true);
+    check_sort<double, false, plain>(wide, {sort_order::ascending}, true, true);
+    const auto as_u64 = [](std::size_t i) { return static_cast<unsigned long long>(i) * 0x9E3779B97F4A7C15ull; };
+    check_value_path<unsigned, unsigned long long, clustered>(n, as_u64);
+  }
+  for (long long n : {20479ll, 20480ll, 20481ll, 40959ll, 40960ll, 40961ll, 3ll * 40960 + 12345}) {
+    if (n > max_test_items()) continue;
+    SCOPED_TRACE("largest tile, n=" + std::to_string(n));
+    check_sort<unsigned, true, largest>(make_sort_keys<unsigned>(n, dist::random, 1100 + n), {}, false, true);
+  }
+  const long long n = std::min(max_test_items(), (1ll << 18) + 17);
+  for (unsigned salt = 0; salt < 2; ++salt) {
+    SCOPED_TRACE("stalled tiles, salt " + std::to_string(salt));
+    const stall_some_tiles stall{salt, 100000, 10000, 500};
+    check_sort<unsigned, true, plain>(make_sort_keys<unsigned>(n, dist::random, salt), {}, false, true, stall);
+    check_sort<unsigned, true, clustered>(make_sort_keys<unsigned>(n, dist::low_entropy, salt), {}, false, true,
+                                          stall);
+  }
+}
+
 // Keys that do not start on a 16-byte boundary: the up-front histogram then reads them
 // one at a time instead of four (or two) per load, and so does the copy of a pass whose
 // keys all share one digit (all_equal: every pass; range16: all but the first).

@@ -67,7 +67,16 @@ struct radix_sort_tuning {
   // blocks write their tiles out at the same time.
   int onesweep_cluster_blocks = 1;
   bool cluster_write_together = false;
-  constexpr int onesweep_tile_items() const { return onesweep_block_threads * onesweep_items_per_thread; }
+  // Sub-tiles a onesweep block ranks one after the other and writes out as one tile (1 or
+  // 2): with 2, each digit's runs in the output are twice as long at the same registers a
+  // thread — the first sub-tile's keys are read twice (the second time from L2) and every
+  // item's position waits in 16 bits. The tile-sorted keys are then always apart from the
+  // ranking's offsets (keys_apart is not read) and values are always loaded once the keys
+  // are written (value_load is not read); a tile holds at most 65536 items.
+  int onesweep_subtiles = 1;
+  constexpr int onesweep_tile_items() const {
+    return onesweep_block_threads * onesweep_items_per_thread * onesweep_subtiles;
+  }
 };
 
 // Measured on an H100 (docs/perf/radix_sort.md): large tiles win — fewer lookbacks per
@@ -80,12 +89,17 @@ struct radix_sort_tuning {
 // over the offsets (apart was within 1% on an H100, and it would push 8-byte staged values past
 // the staging limit) and a 2-descriptor lookback window: 4-byte pairs 384 x 24 with the
 // values loaded once the keys are written (2% faster than 512 x 16 with them staged in
-// shared memory, whose tile is 11% smaller); 8-byte keys or values 384 x 16, staged.
+// shared memory, whose tile is 11% smaller; until two sub-tiles, below); 8-byte keys or
+// values 384 x 16, staged.
 // Pairs run their onesweep blocks in clusters of two that start their scatters together
 // (a cluster barrier): uint32 pairs at 2^28 6% faster on an H100, 0.7% slower on an H200;
 // 8-byte values (uint32 keys at 2^28, uint64 keys at 2^27) 5.4-5.9% faster on an H100 and
 // 0.6% on an H200. Keys alone lost 0.5-1.5% that way, 8-byte keys 4-5%
 // (docs/perf/radix_sort.md, "Clusters").
+// 4-byte pairs then rank two sub-tiles of 384 x 20 a block and write them out as one tile
+// of 15360 (runs twice as long at the same registers): uint32 pairs at 2^28 2.6% faster
+// than one sub-tile of 384 x 24 on an H100 and 8.8% on an H200, both in clusters
+// (docs/perf/radix_sort.md, "Two sub-tiles").
 // The histogram kernel's counters in 32 (4-byte keys) or 16 (8-byte) copies, one a bank:
 // at 1 GiB of keys 9% (H100) and 12% (H200) faster than one counter a digit for uint32,
 // 14-15% for uint64; it is bound by its shared atomics, not by DRAM.
@@ -108,9 +122,10 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
                 : radix_sort_tuning{32, 1024, 1, 1ll << 28, 4, 32, 2, staged, 2, 384, true, copies,
                                     radix_keys_l2_prefetch_bytes};
   radix_sort_tuning pairs = wide ? radix_sort_tuning{16, 1024, 1, 1ll << 28, 2, 32, 4, staged, 2, 384, false, copies}
-                                 : radix_sort_tuning{24, 1024, 1, 1ll << 28, 2, 32, 4, after_keys, 2, 384, false, copies};
+                                 : radix_sort_tuning{20, 1024, 1, 1ll << 28, 2, 32, 4, after_keys, 2, 384, false, copies};
   pairs.onesweep_cluster_blocks = 2;
   pairs.cluster_write_together = true;
+  pairs.onesweep_subtiles = wide ? 1 : 2;
   return pairs;
 }
 
