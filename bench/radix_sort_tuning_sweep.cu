@@ -6,7 +6,7 @@
 //   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|wide_pairs|all]
 //                           [quick|prefetch|prefetch_shapes|clusters|subtiles]
 // (wide_pairs: uint32 keys with uint64 values at 2^k, uint64 keys and values at 2^(k-1);
-// the clusters rows only)
+// the clusters or subtiles rows only)
 // quick: CUB and the production row only (for profiling one sort under ncu); prefetch: the
 // production row with the onesweep kernel's L2 prefetch at several distances, alternated
 // twice with the production row as it is; prefetch_shapes: keys alone, shapes near
@@ -238,22 +238,40 @@ struct sweep {
   // 2026-11-26: 384 x 24, clusters that write together), in and out of clusters, and
   // other shapes of two, alternated twice (docs/perf/radix_sort.md, "Two sub-tiles").
   void try_subtiles() {
-    if constexpr (sizeof(Key) != 4) {
-      std::printf("  (the subtiles rows are for 4-byte keys)\n");
+    constexpr bool pairs4 = Pairs && sizeof(Key) == 4 && sizeof(Value) == 4;
+    constexpr bool keys4 = !Pairs && sizeof(Key) == 4;
+    constexpr bool wide_values = Pairs && sizeof(Value) == 8;
+    if constexpr (!pairs4 && !keys4 && !wide_values) {
+      std::printf("  (no subtiles rows for this sort)\n");
     } else {
       try_cub();
       for (int round = 0; round < 2; ++round) {
         try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
-        try_row<production_subtiles<Key, value_t, 1, 384, 24, 2>>("one sub-tile, 384 x 24");
-        try_row<production_subtiles<Key, value_t, 2, 384, 24, 2>>("two sub-tiles, 384 x 24");
-        try_row<production_subtiles<Key, value_t, 2, 384, 24, 2, 1, false>>("two, 384 x 24, no clusters");
-        try_row<production_subtiles<Key, value_t, 2, 384, 24, 2, 2, false>>("two, 384 x 24, no barrier");
-        try_row<production_subtiles<Key, value_t, 2, 256, 36, 2>>("two sub-tiles, 256 x 36");
-        try_row<production_subtiles<Key, value_t, 2, 384, 20, 2>>("two sub-tiles, 384 x 20");
-        try_row<production_subtiles<Key, value_t, 2, 512, 16, 2>>("two sub-tiles, 512 x 16");
-        try_row<production_subtiles<Key, value_t, 2, 512, 12, 2>>("two sub-tiles, 512 x 12");
-        try_row<production_subtiles<Key, value_t, 2, 448, 16, 2>>("two sub-tiles, 448 x 16");
-        try_row<production_subtiles<Key, value_t, 2, 512, 12, 2, 1, false>>("two, 512 x 12, no clusters");
+        if constexpr (pairs4) {
+          try_row<production_subtiles<Key, value_t, 1, 384, 24, 2>>("one sub-tile, 384 x 24");
+          try_row<production_subtiles<Key, value_t, 2, 384, 24, 2>>("two sub-tiles, 384 x 24");
+          try_row<production_subtiles<Key, value_t, 2, 384, 24, 2, 1, false>>("two, 384 x 24, no clusters");
+          try_row<production_subtiles<Key, value_t, 2, 384, 24, 2, 2, false>>("two, 384 x 24, no barrier");
+          try_row<production_subtiles<Key, value_t, 2, 256, 36, 2>>("two sub-tiles, 256 x 36");
+          try_row<production_subtiles<Key, value_t, 2, 384, 20, 2>>("two sub-tiles, 384 x 20");
+          try_row<production_subtiles<Key, value_t, 2, 512, 16, 2>>("two sub-tiles, 512 x 16");
+          try_row<production_subtiles<Key, value_t, 2, 512, 12, 2>>("two sub-tiles, 512 x 12");
+          try_row<production_subtiles<Key, value_t, 2, 448, 16, 2>>("two sub-tiles, 448 x 16");
+          try_row<production_subtiles<Key, value_t, 2, 512, 12, 2, 1, false>>("two, 512 x 12, no clusters");
+        } else if constexpr (keys4) {  // production: one sub-tile of 384 x 32, no clusters
+          try_row<production_subtiles<Key, value_t, 2, 384, 24, 2, 1, false>>("two sub-tiles, 384 x 24");
+          try_row<production_subtiles<Key, value_t, 2, 384, 24, 2>>("two, 384 x 24, clusters");
+          try_row<production_subtiles<Key, value_t, 2, 384, 20, 2, 1, false>>("two sub-tiles, 384 x 20");
+          try_row<production_subtiles<Key, value_t, 2, 448, 16, 2, 1, false>>("two sub-tiles, 448 x 16");
+          try_row<production_subtiles<Key, value_t, 2, 512, 16, 2, 1, false>>("two sub-tiles, 512 x 16");
+          try_row<production_subtiles<Key, value_t, 2, 512, 12, 2, 1, false>>("two sub-tiles, 512 x 12");
+        } else {  // 8-byte values; production: one sub-tile of 384 x 16, staged, clusters
+          try_row<production_subtiles<Key, value_t, 2, 256, 16, 2>>("two sub-tiles, 256 x 16");
+          try_row<production_subtiles<Key, value_t, 2, 384, 12, 2>>("two sub-tiles, 384 x 12");
+          try_row<production_subtiles<Key, value_t, 2, 512, 8, 2>>("two sub-tiles, 512 x 8");
+          try_row<production_subtiles<Key, value_t, 2, 256, 24, 2>>("two sub-tiles, 256 x 24");
+          try_row<production_subtiles<Key, value_t, 2, 384, 16, 1>>("two sub-tiles, 384 x 16, 1 b");
+        }
       }
     }
   }
@@ -368,8 +386,8 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr, "radix_sort_tuning_sweep: the sorts are keys, pairs, u64, wide_pairs or all\n");
     return 2;
   }
-  if (only == "wide_pairs" && rows != "clusters") {
-    std::fprintf(stderr, "radix_sort_tuning_sweep: wide_pairs runs the clusters rows only\n");
+  if (only == "wide_pairs" && rows != "clusters" && rows != "subtiles") {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: wide_pairs runs the clusters or subtiles rows only\n");
     return 2;
   }
   const long long n = 1ll << log2_n;
@@ -395,14 +413,18 @@ int main(int argc, char** argv) try {
     run_rows(s);
   }
   if (only == "wide_pairs") {  // 8-byte values with uint32 keys at 2^k, uint64 keys and values at 2^(k-1)
-    {                          // (the clusters rows only: try_all's shapes are not built for them)
-      sweep<unsigned, true, unsigned long long> s(n, time);
-      s.try_clusters();
+    // (the clusters or subtiles rows only: try_all's shapes are not built for them)
+    const auto run_wide_rows = [&](auto& s) {
+      if (rows == "subtiles") s.try_subtiles();
+      else s.try_clusters();
       failures += s.failures;
+    };
+    {
+      sweep<unsigned, true, unsigned long long> s(n, time);
+      run_wide_rows(s);
     }
     sweep<unsigned long long, true, unsigned long long> s(n / 2, time);
-    s.try_clusters();
-    failures += s.failures;
+    run_wide_rows(s);
   }
   if (only == "all" || only == "u64") {
     sweep<unsigned long long, false> s(n / 2, time);

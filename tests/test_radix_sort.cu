@@ -238,6 +238,7 @@ TEST(RadixSort, EveryWayOfMovingValues) {
     check_value_path<int, two_halves, staged_tiles>(n, as_halves);
     check_value_path<int, two_halves, void>(n, as_halves);
     check_value_path<double, double, void>(n, as_double);
+    check_value_path<unsigned, double, void>(n, as_double);  // production: two sub-tiles
   }
 }
 
@@ -338,9 +339,11 @@ TEST(RadixSort, OnesweepTwoSubtilesABlock) {
   static_assert(load_of<unsigned, std::uint32_t, plain> == value_load::after_keys, "two sub-tiles: after the keys");
   static_assert(production<unsigned, std::uint32_t>::value.onesweep_subtiles == 2 &&
                     production<float, std::int32_t>::value.onesweep_subtiles == 2 &&
-                    production<unsigned, double>::value.onesweep_subtiles == 1 &&
+                    production<unsigned, double>::value.onesweep_subtiles == 2 &&
+                    production<double, std::uint32_t>::value.onesweep_subtiles == 1 &&
+                    production<double, double>::value.onesweep_subtiles == 1 &&
                     production<unsigned, keys_only>::value.onesweep_subtiles == 1,
-                "4-byte pairs: two sub-tiles a block; 8-byte values and keys alone: one");
+                "pairs with 4-byte keys: two sub-tiles a block; 8-byte keys and keys alone: one");
   ONEPASS_REQUIRE_GPU();
   for (long long n : {1ll, 1023ll, 1024ll, 1025ll, 2047ll, 2048ll, 2049ll, 3ll * 2048, 3ll * 2048 + 1,
                       7ll * 2048 + 1500, 100003ll}) {

@@ -96,9 +96,12 @@ struct radix_sort_tuning {
 // 8-byte values (uint32 keys at 2^28, uint64 keys at 2^27) 5.4-5.9% faster on an H100 and
 // 0.6% on an H200. Keys alone lost 0.5-1.5% that way, 8-byte keys 4-5%
 // (docs/perf/radix_sort.md, "Clusters").
-// 4-byte pairs then rank two sub-tiles of 384 x 20 a block and write them out as one tile
-// of 15360 (runs twice as long at the same registers): uint32 pairs at 2^28 2.6% faster
-// than one sub-tile of 384 x 24 on an H100 and 8.8% on an H200, both in clusters
+// Pairs with 4-byte keys then rank two sub-tiles a block and write them out as one tile
+// (runs twice as long at the same registers; values loaded after the keys): with 4-byte
+// values two of 384 x 20, at 2^28 2.6% faster than one of 384 x 24 on an H100 and 8.8% on
+// an H200; with 8-byte values two of 256 x 16, 2.0% and 4.2% faster than one of 384 x 16
+// staged. 8-byte keys with 8-byte values stay at one (two of 256 x 16: 1.1% slower on an
+// H100, 1.3% faster on an H200), and so do keys alone (two sub-tiles 3-9% slower)
 // (docs/perf/radix_sort.md, "Two sub-tiles").
 // The histogram kernel's counters in 32 (4-byte keys) or 16 (8-byte) copies, one a bank:
 // at 1 GiB of keys 9% (H100) and 12% (H200) faster than one counter a digit for uint32,
@@ -125,7 +128,10 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
                                  : radix_sort_tuning{20, 1024, 1, 1ll << 28, 2, 32, 4, after_keys, 2, 384, false, copies};
   pairs.onesweep_cluster_blocks = 2;
   pairs.cluster_write_together = true;
-  pairs.onesweep_subtiles = wide ? 1 : 2;
+  if (key_bytes == 4) {  // two sub-tiles: 384 x 20 with 4-byte values, 256 x 16 with 8-byte ones
+    pairs.onesweep_subtiles = 2;
+    pairs.onesweep_block_threads = value_bytes > 4 ? 256 : 384;
+  }
   return pairs;
 }
 
