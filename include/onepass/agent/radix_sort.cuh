@@ -112,22 +112,52 @@ __global__ void __launch_bounds__(BlockThreads)
   __shared__ bool last_block;
   for (int i = threadIdx.x; i < MaxPasses * radix_digits * Copies; i += BlockThreads) counts[i] = 0;
   __syncthreads();
-  unsigned* const my_copy = counts + (lane_id() & (Copies - 1));
-
   using bits_t = typename radix_key<Key>::bits_type;
   const int passes = (end_bit - begin_bit + radix_digit_bits - 1) / radix_digit_bits;
-  // Two instructions a key and pass (extract the digit, add to its counter): the pass loop
-  // is unrolled over MaxPasses so each pass's counter row is an immediate offset.
+  // Integer keys are counted by their own bits: their ordered pattern is the bits XOR a
+  // constant (ordered_bits of key 0: the sign bit of a signed key, every bit of a
+  // descending sort), so an ordered digit's count is that of the raw digit XOR the
+  // constant's, and the sums below read it from there. Floating-point keys are ordered
+  // key by key.
+  constexpr bool raw_bits = std::is_integral_v<Key>;
+  const auto key_bits = [&](Key k) -> bits_t {
+    if constexpr (raw_bits)
+      return static_cast<bits_t>(k);
+    else
+      return ordered_bits(k, descending);
+  };
+  // Counter (pass, digit) of this lane's copy, as a shared-memory address: the pass and
+  // the digit are an immediate offset and one shift-add from the lane's base, and each add
+  // is a single reduction (red.shared); through a generic pointer the compiler rebuilt
+  // the shared window's address for every add (10 instructions a key and pass).
+  constexpr unsigned digit_stride = Copies * sizeof(unsigned);
+  constexpr unsigned pass_stride = radix_digits * digit_stride;
+  const unsigned my_copy = static_cast<unsigned>(__cvta_generic_to_shared(counts)) +
+                           static_cast<unsigned>(lane_id() & (Copies - 1)) * static_cast<unsigned>(sizeof(unsigned));
+  const auto add_one = [](unsigned address) {
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(address) : "memory");
+  };
+  // Any bit range: a digit is a shift and a mask, and pass p counts only if p < passes.
   const auto count = [&](bits_t bits) {
 #pragma unroll
     for (int p = 0; p < MaxPasses; ++p) {
       if (p < passes) {
         const int shift = begin_bit + p * radix_digit_bits;
         const int width = end_bit - shift < radix_digit_bits ? end_bit - shift : radix_digit_bits;
-        atomicAdd(&my_copy[(p * radix_digits + radix_digit(bits, shift, width)) * Copies], 1u);
+        add_one(my_copy + p * pass_stride + radix_digit(bits, shift, width) * digit_stride);
       }
     }
   };
+  // Every bit of the key (MaxPasses whole bytes): pass p's digit is byte p, one byte
+  // permute; no test of p.
+  const auto count_bytes = [&](bits_t bits) {
+#pragma unroll
+    for (int p = 0; p < MaxPasses; ++p) {
+      const auto word = static_cast<unsigned>(bits >> (p / 4 * 32));
+      add_one(my_copy + p * pass_stride + __byte_perm(word, 0u, 0x4440u | (p % 4)) * digit_stride);
+    }
+  };
+  const bool whole_bytes = begin_bit == 0 && end_bit == radix_key<Key>::bits && passes == MaxPasses;
 
   const index_t portion_begin = static_cast<index_t>(blockIdx.y) * portion_items;
   const index_t items = portion_begin + portion_items < n ? portion_items : n - portion_begin;
@@ -140,31 +170,47 @@ __global__ void __launch_bounds__(BlockThreads)
   const bool aligned = reinterpret_cast<std::uintptr_t>(portion) % sizeof(vector_t) == 0;
   const index_t vectors = aligned ? items / per_vector : 0;
   const auto* portion_vectors = reinterpret_cast<const vector_t*>(portion);
-  for (index_t base = first; base < vectors; base += Unroll * stride) {
-    vector_t loaded[Unroll];
+  // The vectors, counted by `count_key` (count or count_bytes, chosen once, not per key).
+  const auto count_vectors = [&](const auto& count_key) {
+    for (index_t base = first; base < vectors; base += Unroll * stride) {
+      vector_t loaded[Unroll];
 #pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-      if (base + u * stride < vectors) loaded[u] = portion_vectors[base + u * stride];
+      for (int u = 0; u < Unroll; ++u)
+        if (base + u * stride < vectors) loaded[u] = portion_vectors[base + u * stride];
 #pragma unroll
-    for (int u = 0; u < Unroll; ++u) {
-      if (base + u * stride < vectors) {
-        Key k[per_vector];
-        memcpy(k, &loaded[u], sizeof(vector_t));
+      for (int u = 0; u < Unroll; ++u) {
+        if (base + u * stride < vectors) {
+          Key k[per_vector];
+          memcpy(k, &loaded[u], sizeof(vector_t));
 #pragma unroll
-        for (int j = 0; j < per_vector; ++j) count(ordered_bits(k[j], descending));
+          for (int j = 0; j < per_vector; ++j) count_key(key_bits(k[j]));
+        }
       }
     }
-  }
+  };
+  if (whole_bytes)
+    count_vectors(count_bytes);
+  else
+    count_vectors(count);
   // The keys no vector covered: all of an unaligned portion, else fewer than per_vector.
-  for (index_t i = vectors * per_vector + first; i < items; i += stride) count(ordered_bits(portion[i], descending));
+  for (index_t i = vectors * per_vector + first; i < items; i += stride) count(key_bits(portion[i]));
   __syncthreads();
   // Counter i's copies, read from copy (k + lane) % Copies on: with 32 copies the warp's
   // reads then fall in distinct banks (each counter's copies share a row of 32 words);
-  // with 16, at most two lanes share a bank.
+  // with 16, at most two lanes share a bank. For integer keys, ordered digit d of pass p
+  // was counted as raw digit d XOR the order's digit (key_bits above).
+  const bits_t order = ordered_bits(Key{}, descending);
   for (int i = threadIdx.x; i < passes * radix_digits; i += BlockThreads) {
+    int counter = i;
+    if constexpr (raw_bits) {
+      const int p = i / radix_digits;
+      const int shift = begin_bit + p * radix_digit_bits;
+      const int width = end_bit - shift < radix_digit_bits ? end_bit - shift : radix_digit_bits;
+      counter = p * radix_digits + static_cast<int>((i % radix_digits) ^ radix_digit(order, shift, width));
+    }
     unsigned c = 0;
 #pragma unroll
-    for (int k = 0; k < Copies; ++k) c += counts[i * Copies + ((k + lane_id()) & (Copies - 1))];
+    for (int k = 0; k < Copies; ++k) c += counts[counter * Copies + ((k + lane_id()) & (Copies - 1))];
     if (c != 0) atomicAdd(&hist[i], c);
   }
 
