@@ -319,11 +319,14 @@ TEST(RadixSort, OnesweepBlocksInClusters) {
 // tile, a portion; keys and pairs (4- and 8-byte values, the keys' indices: stability),
 // both orders, bit ranges, in place, plain and in clusters that write together, stalled
 // tiles, and a tile past 32768 items (a position's 16th bit) with 160 KiB of keys.
-template <int Threads, int Items, long long PortionTiles, bool Clusters>
+// EarlyValues: the first sub-tile's values loaded before the keys go out
+// (values_before_keys_out, production's for 4-byte values) instead of after.
+template <int Threads, int Items, long long PortionTiles, bool Clusters, bool EarlyValues = false>
 struct two_subtiles {
   static constexpr tuning::radix_sort_tuning value = [] {
     tuning::radix_sort_tuning t = wide_blocks<Threads, Items, PortionTiles, value_load::after_keys, false>::value;
     t.onesweep_subtiles = 2;
+    t.values_before_keys_out = EarlyValues;
     t.portion_items = PortionTiles * t.onesweep_tile_items();
     t.onesweep_cluster_blocks = Clusters ? 2 : 1;
     t.cluster_write_together = Clusters;
@@ -333,10 +336,13 @@ struct two_subtiles {
 
 TEST(RadixSort, OnesweepTwoSubtilesABlock) {
   using plain = two_subtiles<256, 4, 3, false>;  // tiles of 2 x 1024, portions of 3 tiles
-  using clustered = two_subtiles<256, 4, 1 << 14, true>;
+  using clustered = two_subtiles<256, 4, 1 << 14, true, true>;  // values before the keys go out
   using largest = two_subtiles<512, 40, 1 << 14, false>;  // 40960-item tiles
   static_assert(plain::value.onesweep_tile_items() == 2048 && largest::value.onesweep_tile_items() == 40960);
   static_assert(load_of<unsigned, std::uint32_t, plain> == value_load::after_keys, "two sub-tiles: after the keys");
+  static_assert(production<unsigned, std::uint32_t>::value.values_before_keys_out &&
+                    !production<unsigned, double>::value.values_before_keys_out,
+                "4-byte values are loaded before the keys go out, 8-byte ones after");
   static_assert(production<unsigned, std::uint32_t>::value.onesweep_subtiles == 2 &&
                     production<float, std::int32_t>::value.onesweep_subtiles == 2 &&
                     production<unsigned, double>::value.onesweep_subtiles == 2 &&

@@ -695,6 +695,15 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
 
       // 7. Out: thread t writes tile positions t, t + BlockThreads, ... of both sub-tiles;
       //    with values, each position's digit is kept (a byte, over the rows) for theirs.
+      //    Sub-tile 0's values are loaded into registers before the keys go out, so that
+      //    their loads fly meanwhile (tuning.values_before_keys_out), or after.
+      [[maybe_unused]] Value values[N];
+      const auto load_first_values = [&] {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+          if (valid(0, i)) values[i] = values_in[warp_first + i * 32];
+      };
+      if constexpr (with_values && Tuning::value.values_before_keys_out) load_first_values();
 #pragma unroll 4
       for (int k = 0; k < 2 * N; ++k) {
         const int j = k * BlockThreads + static_cast<int>(threadIdx.x);
@@ -706,12 +715,8 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
         }
       }
       if constexpr (with_values) {
-        // The values, loaded now that the keys are written, a sub-tile at a time, take the
-        // keys' place at their positions.
-        Value values[N];
-#pragma unroll
-        for (int i = 0; i < N; ++i)
-          if (valid(0, i)) values[i] = values_in[warp_first + i * 32];
+        // The values take the keys' place at their positions, a sub-tile at a time.
+        if constexpr (!Tuning::value.values_before_keys_out) load_first_values();
         __syncthreads();  // every key is written out
 #pragma unroll
         for (int i = 0; i < N; ++i)

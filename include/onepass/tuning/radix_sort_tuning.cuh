@@ -71,9 +71,16 @@ struct radix_sort_tuning {
   // 2): with 2, each digit's runs in the output are twice as long at the same registers a
   // thread — the first sub-tile's keys are read twice (the second time from L2) and every
   // item's position waits in 16 bits. The tile-sorted keys are then always apart from the
-  // ranking's offsets (keys_apart is not read) and values are always loaded once the keys
-  // are written (value_load is not read); a tile holds at most 65536 items.
+  // ranking's offsets (keys_apart is not read) and values are loaded into registers, not
+  // staged (value_load is not read; when: values_before_keys_out); a tile holds at most
+  // 65536 items.
   int onesweep_subtiles = 1;
+  // With two sub-tiles and values: the first sub-tile's values are loaded into registers
+  // before the keys go out (their loads fly meanwhile) instead of after. Measured at 2^28
+  // (docs/perf/radix_sort.md, "Values loaded before the keys go out"): uint32 pairs 2.4%
+  // faster on an H200, level to 2.4% slower on an H100 (by machine); with 8-byte values
+  // 2.0% faster on an H200 but 1.5% slower on an H100, so 4-byte values only.
+  bool values_before_keys_out = false;
   constexpr int onesweep_tile_items() const {
     return onesweep_block_threads * onesweep_items_per_thread * onesweep_subtiles;
   }
@@ -132,6 +139,7 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
   if (key_bytes == 4) {  // two sub-tiles: 384 x 20 with 4-byte values, 256 x 16 with 8-byte ones
     pairs.onesweep_subtiles = 2;
     pairs.onesweep_block_threads = value_bytes > 4 ? 256 : 384;
+    pairs.values_before_keys_out = value_bytes == 4;
   }
   return pairs;
 }
