@@ -1,7 +1,7 @@
 // segmented_scan_tuning_sweep — tries tile shapes of the production segmented scan (head
 // flags and scan by key) on several segment-length distributions, beside the production
-// offsets form (64-bit offsets: CSR, begin/end arrays, the simple style, the marking
-// alone), the plain production scan, CUB's scan by key and the copy, all in one run;
+// offsets form (64-bit offsets: CSR, begin/end arrays without and with gaps, the simple
+// style, the marking alone), the plain production scan, CUB's scan by key and the copy, all in one run;
 // every output verified before it is timed, timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
@@ -19,6 +19,7 @@
 // the copy's rate.
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -173,6 +174,25 @@ struct sweep {
     bench::device_array<unsigned char> ws(
         static_cast<long long>(onepass::detail::segmented_scan_plan<T>::offsets_workspace_bytes(n)));
     const workspace w{ws.get(), ws.bytes()};
+    // The same segments, each trimmed at its start, its end or both with probability 1/2
+    // (test::with_gaps): real gaps between them, whose items out keeps. (Rated on the same
+    // bytes as the rows without gaps: the items in gaps are read, not written.)
+    {
+      const auto ranges = test::with_gaps(offsets, 13);
+      std::vector<T> want_gaps(static_cast<std::size_t>(n));
+      std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // measure()'s poison
+      test::reference_segmented_scan(values, ranges.begin, ranges.end, test::kind::inclusive, T{}, plus{}, want_gaps);
+      bench::device_array<long long> begins(static_cast<long long>(ranges.begin.size())),
+          ends(static_cast<long long>(ranges.end.size()));
+      begins.upload(ranges.begin);
+      ends.upload(ranges.end);
+      const segment_offsets<long long> gaps{begins.get(), ends.get(), static_cast<index_t>(ranges.begin.size())};
+      measure("offsets (begin/end, gaps)", want_gaps, 16.0 * static_cast<double>(gaps.count) / static_cast<double>(n),
+              [&] {
+                onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), gaps, T{}, plus{}, w,
+                                                                        time.stream());
+              });
+    }
     const auto mark = time.run([&] { onepass::detail::mark_offsets<T, void>(d.csr, n, w, time.stream()); });
     std::printf("  %-24s %7.3f ms  %5.1f%% of the copy (offsets read)\n", "offsets: memset + mark", mark.median,
                 100 * (d.csr_bytes / mark.median / 1e6) / copy_gbps);
