@@ -96,6 +96,35 @@ __device__ ONEPASS_FORCEINLINE segmented_value<T> scan_thread_segments(T (&items
   return {items[N - 1], last_kind};
 }
 
+// The stores of forms with gaps. `masks` holds each thread's mask of uncovered items
+// (finish_thread_segments' result), blocked order, N items a thread; a chunk of V items
+// starting at item `first` of the masks' span lies in one thread's N. Returns the chunk's
+// mask: bit v set when item first + v is not to be written.
+template <int N, int V>
+__device__ ONEPASS_FORCEINLINE unsigned chunk_uncovered(const unsigned* masks, int first) {
+  static_assert(N % V == 0, "a chunk must lie in one thread's items");
+  return (masks[first / N] >> (first % N)) & ((1u << V) - 1u);
+}
+
+// Writes a chunk of V items to dst[0, V): one vector store when all are covered and in
+// range, else item by item, leaving uncovered items and those at or past `valid` as they
+// are in dst. A chunk wholly uncovered issues nothing.
+template <class T, int V>
+__device__ ONEPASS_FORCEINLINE void store_covered_chunk(T* dst, const T (&chunk)[V], unsigned skip,
+                                                         long long valid) {
+  if (skip == 0 && valid >= V) {
+    using vec = vector_of<T, V>;
+    vec x;
+#pragma unroll
+    for (int v = 0; v < V; ++v) x.v[v] = chunk[v];
+    *reinterpret_cast<vec*>(dst) = x;
+  } else {
+#pragma unroll
+    for (int v = 0; v < V; ++v)
+      if (v < valid && !((skip >> v) & 1u)) dst[v] = chunk[v];
+  }
+}
+
 // After the block scan (and the tile's lookback where needed): folds into the items
 // before the thread's first head what comes before them — the thread's prefix within the
 // tile, and the tile's prefix when nothing in the tile before the thread's first item is
@@ -855,23 +884,16 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     // blocked order, at a stride of N items across the warp, ran at 56% of the plain
     // scan's rate on an H200 with a gap every ~3500 items.)
     __syncwarp();  // the warp's masks
-    using vec = vector_of<T, V>;
-    vec* const dst = reinterpret_cast<vec*>(out + warp_begin);
     const unsigned* const masks = shared.uncovered_of + warp * 32;
 #pragma unroll
     for (int j = 0; j < N / V; ++j) {
-      const int first = (lane + j * 32) * V;  // in the warp's items; a vector lies in one thread's N
-      const unsigned skip = (masks[first / N] >> (first % N)) & ((1u << V) - 1u);
-      if (skip == 0 && first + V <= warp_valid) {
-        vec x;
+      const int first = (lane + j * 32) * V;  // in the warp's items
+      const unsigned skip = chunk_uncovered<N, V>(masks, first);
+      if (skip == (1u << V) - 1u) continue;
+      T chunk[V];
 #pragma unroll
-        for (int v = 0; v < V; ++v) x.v[v] = items[j * V + v];
-        dst[lane + j * 32] = x;
-      } else {
-#pragma unroll
-        for (int v = 0; v < V; ++v)
-          if (first + v < warp_valid && !((skip >> v) & 1u)) out[warp_begin + first + v] = items[j * V + v];
-      }
+      for (int v = 0; v < V; ++v) chunk[v] = items[j * V + v];
+      store_covered_chunk(out + warp_begin + first, chunk, skip, warp_valid - first);
     }
   }
 }

@@ -209,17 +209,12 @@ __global__ void __launch_bounds__(BlockThreads,
       for (int k = 0; k < layout::thread_chunks; ++k) {
         const int c = k * BlockThreads + tid;
         const int first = c * vector;  // a chunk's items belong to one thread's N
-        const unsigned skip = (uncovered_of[first / N] >> (first % N)) & ((1u << vector) - 1u);
-        const uint4 chunk = *reinterpret_cast<const uint4*>(from + layout::chunk_offset(c));
-        if (skip == 0) {
-          *reinterpret_cast<uint4*>(dst + first) = chunk;
-        } else {
-          T v[vector];
-          std::memcpy(v, &chunk, 16);
-#pragma unroll
-          for (int u = 0; u < vector; ++u)
-            if (!((skip >> u) & 1u)) dst[first + u] = v[u];
-        }
+        const unsigned skip = chunk_uncovered<N, vector>(uncovered_of, first);
+        if (skip == (1u << vector) - 1u) continue;  // the chunk lies in a gap: not even read
+        const uint4 bits = *reinterpret_cast<const uint4*>(from + layout::chunk_offset(c));
+        T chunk[vector];
+        std::memcpy(chunk, &bits, 16);
+        store_covered_chunk(dst + first, chunk, skip, vector);
       }
     } else {
       // The last, partial tile: each thread writes its own covered items.
