@@ -69,6 +69,24 @@ namespace onepass::detail {
 inline constexpr int radix_digit_bits = 8;
 inline constexpr int radix_digits = 1 << radix_digit_bits;
 
+// One pass's digit: ordered bits [shift, shift + bits).
+struct radix_pass {
+  int shift;
+  int bits;
+};
+
+// The number of 8-bit passes over bits [begin_bit, end_bit).
+ONEPASS_HD constexpr int radix_pass_count(int begin_bit, int end_bit) {
+  return (end_bit - begin_bit + radix_digit_bits - 1) / radix_digit_bits;
+}
+
+// Pass p's digit over bits [begin_bit, end_bit): bits [begin + 8p, min(begin + 8p + 8,
+// end)) — the last pass of a range that is not a multiple of 8 bits is narrower.
+ONEPASS_HD constexpr radix_pass radix_pass_of(int begin_bit, int end_bit, int p) {
+  const int shift = begin_bit + p * radix_digit_bits;
+  return {shift, end_bit - shift < radix_digit_bits ? end_bit - shift : radix_digit_bits};
+}
+
 // The digit of `key` in a pass over ordered bits [shift, shift + bits).
 template <class Key>
 __device__ ONEPASS_FORCEINLINE unsigned key_digit(Key key, int shift, int bits, bool descending) {
@@ -113,7 +131,7 @@ __global__ void __launch_bounds__(BlockThreads)
   for (int i = threadIdx.x; i < MaxPasses * radix_digits * Copies; i += BlockThreads) counts[i] = 0;
   __syncthreads();
   using bits_t = typename radix_key<Key>::bits_type;
-  const int passes = (end_bit - begin_bit + radix_digit_bits - 1) / radix_digit_bits;
+  const int passes = radix_pass_count(begin_bit, end_bit);
   // Integer keys are counted by their own bits: their ordered pattern is the bits XOR a
   // constant (ordered_bits of key 0: the sign bit of a signed key, every bit of a
   // descending sort), so an ordered digit's count is that of the raw digit XOR the
@@ -142,9 +160,8 @@ __global__ void __launch_bounds__(BlockThreads)
 #pragma unroll
     for (int p = 0; p < MaxPasses; ++p) {
       if (p < passes) {
-        const int shift = begin_bit + p * radix_digit_bits;
-        const int width = end_bit - shift < radix_digit_bits ? end_bit - shift : radix_digit_bits;
-        add_one(my_copy + p * pass_stride + radix_digit(bits, shift, width) * digit_stride);
+        const radix_pass pass = radix_pass_of(begin_bit, end_bit, p);
+        add_one(my_copy + p * pass_stride + radix_digit(bits, pass.shift, pass.bits) * digit_stride);
       }
     }
   };
@@ -204,9 +221,8 @@ __global__ void __launch_bounds__(BlockThreads)
     int counter = i;
     if constexpr (raw_bits) {
       const int p = i / radix_digits;
-      const int shift = begin_bit + p * radix_digit_bits;
-      const int width = end_bit - shift < radix_digit_bits ? end_bit - shift : radix_digit_bits;
-      counter = p * radix_digits + static_cast<int>((i % radix_digits) ^ radix_digit(order, shift, width));
+      const radix_pass pass = radix_pass_of(begin_bit, end_bit, p);
+      counter = p * radix_digits + static_cast<int>((i % radix_digits) ^ radix_digit(order, pass.shift, pass.bits));
     }
     unsigned c = 0;
 #pragma unroll
@@ -291,12 +307,6 @@ __device__ ONEPASS_FORCEINLINE unsigned shared_add_if(bool add, unsigned* addres
                : "memory");
   return before;
 }
-
-// One pass's digit: ordered bits [shift, shift + bits).
-struct radix_pass {
-  int shift;
-  int bits;
-};
 
 // Where one launch of the onesweep kernel works: keys [begin, begin + items) of the
 // whole array (n keys), this pass's digit counts over the whole array (`totals`, 256 of

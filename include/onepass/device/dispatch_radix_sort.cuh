@@ -69,16 +69,9 @@ using radix_sort_plan_for =
     radix_sort_plan<Key, Value,
                     std::conditional_t<std::is_void_v<Tuning>, tuning::default_radix_sort_tuning<Key, Value>, Tuning>>;
 
-inline int radix_pass_count(radix_bit_range range) {
-  return (range.bits() + radix_digit_bits - 1) / radix_digit_bits;
-}
+inline int radix_pass_count(radix_bit_range range) { return radix_pass_count(range.begin, range.end); }
 
-// Pass p's digit: bits [begin + 8p, min(begin + 8p + 8, end)) — the last pass of a range
-// that is not a multiple of 8 bits is narrower.
-inline radix_pass radix_pass_of(radix_bit_range range, int p) {
-  const int shift = range.begin + p * radix_digit_bits;
-  return {shift, range.end - shift < radix_digit_bits ? range.end - shift : radix_digit_bits};
-}
+inline radix_pass radix_pass_of(radix_bit_range range, int p) { return radix_pass_of(range.begin, range.end, p); }
 
 // The passes' buffers: pass p reads `keys_in` (p == 0) or what pass p - 1 wrote, and
 // writes even_keys (p even) or odd_keys (p odd); values alike.
