@@ -56,8 +56,9 @@ TIMING_FIELDS = (
 
 RECORD_FIELDS = ("primitive", "variant", "dtype", "n", "params") + TIMING_FIELDS + ("verified",)
 
-# params.form of a segmented_scan record: head flags, CSR offsets, or keys.
-SEGMENT_FORMS = ("flags", "offsets", "by_key")
+# params.form of a segmented_scan record: head flags, CSR offsets, keys, or begin/end
+# arrays with gaps.
+SEGMENT_FORMS = ("flags", "offsets", "by_key", "begin_end")
 
 # pct_of_copy and pct_of_read are derived from gbps and the file's ceilings;
 # writers round differently, so allow this much relative slack.
@@ -200,7 +201,9 @@ def _check_params(path, params, verified, problems, n=None):
         elif key == "form":
             # segmented_scan: how the variant was told where segments start.
             if value not in SEGMENT_FORMS:
-                problems.append(f'{where}: expected "flags", "offsets" or "by_key", got {json.dumps(value)}')
+                problems.append(
+                    f'{where}: expected "flags", "offsets", "by_key" or "begin_end", got {json.dumps(value)}'
+                )
         elif key == "segments":
             # segmented_scan: the segment count, empty segments included.
             if not is_int(value):

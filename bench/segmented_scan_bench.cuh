@@ -1,5 +1,5 @@
 // onepass-bench's segmented scan tables: every registry variant in every form it has
-// (head flags, CSR offsets, keys), one row per (variant, form). The tables themselves are
+// (head flags, CSR offsets, keys, begin/end arrays with gaps), one row per (variant, form). The tables themselves are
 // in segmented_scan_bench_typed.cuh, compiled once per element type
 // (segmented_scan_bench_<dtype>.cu).
 //

@@ -1,14 +1,19 @@
 // onepass-bench's segmented scan tables (declared in segmented_scan_bench.cuh): every
-// registry variant in every form it has (head flags, CSR offsets, keys) on one input,
-// each output checked exactly against the CPU reference before it is timed, rates as
-// fractions of the copy. Compiled once per element type (segmented_scan_bench_<dtype>.cu).
+// registry variant in every form it has (head flags, CSR offsets, keys, begin/end arrays
+// with gaps) on one input, each output checked exactly against the CPU reference before
+// it is timed, rates as fractions of the copy. Compiled once per element type
+// (segmented_scan_bench_<dtype>.cu).
 //
 // One row per (variant, form), labelled "onepass (flags)", "onepass (offsets)",
-// "onepass (by key)": every form of a table describes the same segments, drawn by --dist
-// from the tests' own generators (tests/support/segmented_scan_reference.hpp), so the
-// rows differ only in how a variant is told where segments start. The offsets are the
-// CSR boundaries of those lengths (count + 1, covering every item), the keys int32,
-// random per segment and different from the neighbouring segments'.
+// "onepass (by key)", "onepass (begin/end with gaps)": every form of a table describes the
+// same segments, drawn by --dist from the tests' own generators
+// (tests/support/segmented_scan_reference.hpp), so the rows differ only in how a variant
+// is told where segments start. The offsets are the CSR boundaries of those lengths
+// (count + 1, covering every item), the keys int32, random per segment and different from
+// the neighbouring segments'. The begin/end rows take the same segments as two int64
+// arrays, each segment trimmed at its start, its end or both with probability 1/2
+// (test::with_gaps): the items left in gaps are in no segment, so the call writes only
+// the rest and the check expects the poison in the gaps.
 //
 // The values are the scan tables' (random_input of the same seed), not the tests'
 // random_vector: every partial sum of them stays exact in float at 2^28 items and beyond
@@ -17,10 +22,14 @@
 //
 // Bytes, the minimum traffic: the values read and the outputs written (2 * n * sizeof(T))
 // plus the segment description read: a byte per item for flags, sizeof(Key) per item for
-// keys, 8 bytes per boundary (count + 1) for offsets.
+// keys, 8 bytes per boundary (count + 1) for offsets, 16 bytes per segment (a begin and an
+// end) for begin/end. Gap items are read but not written; the begin/end rows are rated on
+// the same value bytes as the rows without gaps all the same, so that they compare with
+// them directly.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,14 +46,23 @@ namespace detail {
 using segment_key = std::int32_t;
 
 // How a variant is told where segments start.
-enum class segment_form { flags, offsets, by_key };
+enum class segment_form { flags, offsets, by_key, begin_end };
 
 // params.form in the JSON.
 inline const char* form_id(segment_form f) {
-  return f == segment_form::flags ? "flags" : f == segment_form::offsets ? "offsets" : "by_key";
+  switch (f) {
+    case segment_form::flags: return "flags";
+    case segment_form::offsets: return "offsets";
+    case segment_form::by_key: return "by_key";
+    case segment_form::begin_end: return "begin_end";
+  }
+  return "";
 }
-// What the row label appends: "onepass (by key)".
-inline const char* form_label(segment_form f) { return f == segment_form::by_key ? "by key" : form_id(f); }
+// What the row label appends: "onepass (by key)", "onepass (begin/end with gaps)".
+inline const char* form_label(segment_form f) {
+  if (f == segment_form::by_key) return "by key";
+  return f == segment_form::begin_end ? "begin/end with gaps" : form_id(f);
+}
 
 // The forms a variant has, in row order.
 inline std::vector<segment_form> forms_of(const ladder::segmented_scan_variant_info& info) {
@@ -52,6 +70,7 @@ inline std::vector<segment_form> forms_of(const ladder::segmented_scan_variant_i
   if (info.head_flags) forms.push_back(segment_form::flags);
   if (info.offsets) forms.push_back(segment_form::offsets);
   if (info.by_key) forms.push_back(segment_form::by_key);
+  if (info.begin_end) forms.push_back(segment_form::begin_end);
   return forms;
 }
 
@@ -69,11 +88,19 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
   // No variant has a size limit: every one runs at the table's n.
   const long long n = c.n;
 
-  // The segments, from one list of lengths: CSR boundaries, head flags and keys.
+  // The segments, from one list of lengths: CSR boundaries, head flags and keys, and
+  // (when a variant of the table has that form) begin/end arrays with gaps.
   std::vector<long long> offsets = test::csr_offsets(test::segment_lengths(dist, n, ctx.seed ^ 0x5E65));
   const long long segments = static_cast<long long>(offsets.size()) - 1;
-  // Values in, out and expected; flags, keys and boundaries.
-  require_device_memory(3.0 * n * sizeof(T) + (1.0 + sizeof(Key)) * n + 8.0 * (segments + 1), "'" + c.table + "'");
+  bool gaps_form = false;
+  for (const planned_variant& v : c.variants)
+    if (const auto* e = ladder::find_segmented_scan<T, Key, Op>(v.id); e != nullptr && e->run_begin_end != nullptr)
+      gaps_form = true;
+  // Values in, out and expected; flags, keys and boundaries; with gaps, their expected
+  // answer and the begin and end arrays.
+  require_device_memory(3.0 * n * sizeof(T) + (1.0 + sizeof(Key)) * n + 8.0 * (segments + 1) +
+                            (gaps_form ? 1.0 * n * sizeof(T) + 16.0 * segments : 0.0),
+                        "'" + c.table + "'");
 
   const T init = value_from_bits<T>(splitmix64(ctx.seed ^ 0x1217));
   const auto kind = c.kind == "inclusive" ? ladder::scan_kind::inclusive : ladder::scan_kind::exclusive;
@@ -81,6 +108,9 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
   device_array<std::uint8_t> flags(n);
   device_array<Key> keys(n);
   device_array<long long> bounds(segments + 1);
+  device_array<T> expected_gaps(gaps_form ? n : 0);
+  device_array<long long> begins(gaps_form ? segments : 0), ends(gaps_form ? segments : 0);
+  long long gap_segments = 0;  // the begin/end arrays' count (with_gaps keeps every segment)
   {
     const std::vector<T> host = random_input<T>(n, ctx.seed);
     if (c.op == "sum" && !test::exactly_representable_sums(host))
@@ -100,8 +130,19 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
     bounds.upload(offsets);
     const auto k = c.kind == "inclusive" ? test::kind::inclusive : test::kind::exclusive;
     // The CSR segments cover every item, so the offsets form writes every item too and
-    // all forms have this one answer.
+    // all forms but begin/end have this one answer.
     expected.upload(test::reference_segmented_scan(host, host_flags, k, init, op));
+    if (gaps_form) {
+      const test::begin_end ranges = test::with_gaps(offsets, ctx.seed ^ 0x4761);
+      gap_segments = static_cast<long long>(ranges.begin.size());
+      begins.upload(ranges.begin);
+      ends.upload(ranges.end);
+      // The gaps keep the poison that out holds before each checked call.
+      std::vector<T> want(static_cast<std::size_t>(n));
+      std::memset(want.data(), 0xA5, want.size() * sizeof(T));
+      test::reference_segmented_scan(host, ranges.begin, ranges.end, k, init, op, want);
+      expected_gaps.upload(want);
+    }
   }
   offsets.clear();
   offsets.shrink_to_fit();
@@ -116,7 +157,7 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
     const std::vector<segment_form> forms = forms_of(entry);
     if (forms.empty()) {
       records.push_back(failed_record(c.primitive, v.id, c.dtype, n, {{"table", c.table}},
-                                      "has no form (neither head flags, offsets nor keys)"));
+                                      "has no form (neither head flags, offsets, keys nor begin/end arrays)"));
       continue;
     }
     device_array<unsigned char> ws(static_cast<long long>(entry.workspace_bytes(n)));
@@ -125,7 +166,7 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
       std::vector<std::pair<std::string, param_value>> params = {
           {"table", c.table}, {"op", c.op}, {"kind", c.kind}, {"dist", c.dist}};
       params.emplace_back("form", std::string(form_id(form)));
-      params.emplace_back("segments", segments);
+      params.emplace_back("segments", form == segment_form::begin_end ? gap_segments : segments);
       params.emplace_back("passes", v.passes);
       if (!v.note.empty()) params.emplace_back("note", v.note);
       auto call = [&] {
@@ -134,22 +175,26 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
           entry.run_flags(in.get(), flags.get(), n, out.get(), kind, init, op, w, s);
         else if (form == segment_form::offsets)
           entry.run_offsets(in.get(), n, bounds.get(), segments, out.get(), kind, init, op, w, s);
-        else
+        else if (form == segment_form::by_key)
           entry.run_by_key(keys.get(), in.get(), n, out.get(), kind, init, op, w, s);
+        else
+          entry.run_begin_end(in.get(), n, begins.get(), ends.get(), gap_segments, out.get(), kind, init, op, w, s);
       };
+      const T* want = form == segment_form::begin_end ? expected_gaps.get() : expected.get();
       std::string error;
       try {
-        if (form == segment_form::flags ? entry.run_flags == nullptr
+        if (form == segment_form::flags     ? entry.run_flags == nullptr
             : form == segment_form::offsets ? entry.run_offsets == nullptr
-                                            : entry.run_by_key == nullptr)
+            : form == segment_form::by_key  ? entry.run_by_key == nullptr
+                                            : entry.run_begin_end == nullptr)
           throw std::runtime_error(std::string("has no ") + form_label(form) + " form");
         // Poison the output: a variant that writes nothing (or skips items) cannot pass.
         ONEPASS_CUDA_TRY(cudaMemsetAsync(out.get(), 0xA5, out.bytes(), s));
         call();
         ONEPASS_CUDA_TRY(cudaStreamSynchronize(s));
-        if (const long long i = first_mismatch(out.get(), expected.get(), n, s); i >= 0)
+        if (const long long i = first_mismatch(out.get(), want, n, s); i >= 0)
           error = "first difference at index " + std::to_string(i) + " of " + std::to_string(n) + ": expected " +
-                  item_text(read_item(expected.get(), i)) + ", got " + item_text(read_item(out.get(), i));
+                  item_text(read_item(want, i)) + ", got " + item_text(read_item(out.get(), i));
       } catch (const std::exception& e) {
         error = e.what();
       }
@@ -158,11 +203,12 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
         continue;
       }
       const timing t = ctx.time.run(call);
-      // Minimum traffic: every value read once and written once, and the segment
-      // description read once.
+      // Minimum traffic: every value read once and written once (gaps too: see the
+      // header), and the segment description read once.
       const double description = form == segment_form::flags     ? 1.0 * n
                                  : form == segment_form::offsets ? 8.0 * (segments + 1)
-                                                                 : 1.0 * sizeof(Key) * n;
+                                 : form == segment_form::by_key  ? 1.0 * sizeof(Key) * n
+                                                                 : 16.0 * gap_segments;
       const double bytes = 2.0 * n * sizeof(T) + description;
       records.push_back(
           timed_record(c.primitive, label, c.dtype, n, std::move(params), t, bytes, ctx.copy_gbps, ctx.read_gbps));

@@ -1,11 +1,13 @@
 // Every segmented-scan variant of the registry, in every form it has (head flags, CSR
-// offsets, by key), on seven value types (the non-commutative affine maps among them),
-// inclusive and exclusive, every segment-length distribution, sizes across the warp, the
-// warp_head_flags chunk and the production tile, against the CPU reference
-// (support/segmented_scan_reference.hpp), exact; and, without a GPU, the registry's shape
-// and what every entry refuses.
+// offsets, by key, begin/end arrays with gaps), on seven value types (the non-commutative
+// affine maps among them), inclusive and exclusive, every segment-length distribution,
+// sizes across the warp, the warp_head_flags chunk and the production tile, against the
+// CPU reference (support/segmented_scan_reference.hpp), exact; the items in the gaps of
+// the begin/end form must keep what out held (the poison, or in place the input). And,
+// without a GPU, the registry's shape and what every entry refuses.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -41,15 +43,19 @@ ladder::scan_kind to_ladder(kind k) {
   return k == kind::inclusive ? ladder::scan_kind::inclusive : ladder::scan_kind::exclusive;
 }
 
-enum class form { head_flags, offsets, by_key };
+enum class form { head_flags, offsets, by_key, begin_end };
 const char* form_name(form f) {
-  return f == form::head_flags ? "head flags" : f == form::offsets ? "offsets" : "by key";
+  return f == form::head_flags ? "head flags"
+         : f == form::offsets  ? "offsets"
+         : f == form::by_key   ? "by key"
+                               : "begin/end";
 }
 
 // Items after out's end that must keep their poison.
 constexpr long long guard = 16;
 
-// One input of n items, its segments in the three forms, on the host and the device.
+// One input of n items, its segments in the three forms that cover every item and, with
+// gaps cut out of them, as begin/end arrays; on the host and the device.
 template <class T>
 struct segmented_input {
   segmented_input(segment_distribution d, long long n, std::uint64_t seed)
@@ -57,10 +63,13 @@ struct segmented_input {
         offsets(csr_offsets(segment_lengths(d, n, seed + 1))),
         flags(head_flags_of(offsets, n)),
         keys(keys_of<Key>(offsets, n, seed + 2)),
+        gaps(with_gaps(offsets, seed + 4)),
         d_values(values),
         d_flags(device_flags(flags, seed + 3)),
         d_offsets(offsets),
-        d_keys(keys) {}
+        d_keys(keys),
+        d_begins(gaps.begin),
+        d_ends(gaps.end) {}
 
   // Heads as any nonzero byte, and item 0's flag cleared: item 0 begins a segment anyway.
   static std::vector<std::uint8_t> device_flags(std::vector<std::uint8_t> f, std::uint64_t seed) {
@@ -78,10 +87,12 @@ struct segmented_input {
   std::vector<long long> offsets;
   std::vector<std::uint8_t> flags;
   std::vector<Key> keys;
+  begin_end gaps;  // the same segments, trimmed: items before, between and after them in none
   device_buffer<T> d_values;
   device_buffer<std::uint8_t> d_flags;
   device_buffer<long long> d_offsets;
   device_buffer<Key> d_keys;
+  device_buffer<long long> d_begins, d_ends;
 };
 
 template <class T, class Op>
@@ -93,6 +104,10 @@ void run_form(const ladder::segmented_scan_entry<T, Key, Op>& v, form f, const s
       v.run_offsets(in, s.n(), s.d_offsets.get(), s.num_segments(), out, to_ladder(k), init, Op{}, ws, nullptr);
       break;
     case form::by_key: v.run_by_key(s.d_keys.get(), in, s.n(), out, to_ladder(k), init, Op{}, ws, nullptr); break;
+    case form::begin_end:
+      v.run_begin_end(in, s.n(), s.d_begins.get(), s.d_ends.get(), static_cast<index_t>(s.gaps.begin.size()), out,
+                      to_ladder(k), init, Op{}, ws, nullptr);
+      break;
   }
 }
 
@@ -113,11 +128,18 @@ void check_segmented_scan_ladder(std::uint64_t seed) {
       const T init = random_value<T>(rng);
       for (kind k : {kind::inclusive, kind::exclusive}) {
         const std::vector<T> want = reference_segmented_scan(s.values, s.flags, k, init, Op{});
+        // The begin/end form writes its segments only: the gaps keep the poison out of
+        // place, and in place (out a copy of in) the input.
+        std::vector<T> want_gaps(static_cast<std::size_t>(n));
+        std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // device_buffer's poison
+        std::vector<T> want_gaps_in_place = s.values;
+        reference_segmented_scan(s.values, s.gaps.begin, s.gaps.end, k, init, Op{}, want_gaps);
+        reference_segmented_scan(s.values, s.gaps.begin, s.gaps.end, k, init, Op{}, want_gaps_in_place);
         for (const auto& v : registry) {
           device_buffer<unsigned char> ws(static_cast<long long>(v.workspace_bytes(n)));
-          for (form f : {form::head_flags, form::offsets, form::by_key}) {
+          for (form f : {form::head_flags, form::offsets, form::by_key, form::begin_end}) {
             if ((f == form::head_flags && !v.run_flags) || (f == form::offsets && !v.run_offsets) ||
-                (f == form::by_key && !v.run_by_key))
+                (f == form::by_key && !v.run_by_key) || (f == form::begin_end && !v.run_begin_end))
               continue;
             // In place across the production tile's edge; out of place always.
             for (bool in_place : {false, true}) {
@@ -134,7 +156,9 @@ void check_segmented_scan_ladder(std::uint64_t seed) {
               const std::string past_end = first_written(got, static_cast<std::size_t>(n));
               EXPECT_TRUE(past_end.empty()) << "wrote past the end: " << past_end;
               got.resize(static_cast<std::size_t>(n));
-              const std::string diff = first_difference(want, got);
+              const std::vector<T>& expected =
+                  f != form::begin_end ? want : in_place ? want_gaps_in_place : want_gaps;
+              const std::string diff = first_difference(expected, got);
               EXPECT_TRUE(diff.empty()) << diff;
             }
           }
@@ -168,12 +192,15 @@ TEST(SegmentedScanLadderRegistry, LadderOrderAndForms) {
   EXPECT_TRUE(infos[0].head_flags);
   EXPECT_FALSE(infos[0].offsets);
   EXPECT_FALSE(infos[0].by_key);
+  EXPECT_FALSE(infos[0].begin_end);
   EXPECT_TRUE(infos[1].head_flags);
   EXPECT_TRUE(infos[1].offsets);
   EXPECT_TRUE(infos[1].by_key);
+  EXPECT_TRUE(infos[1].begin_end);
   EXPECT_FALSE(infos[2].head_flags);
   EXPECT_FALSE(infos[2].offsets);
   EXPECT_TRUE(infos[2].by_key);
+  EXPECT_FALSE(infos[2].begin_end);
   for (const auto& info : infos) EXPECT_GT(std::string(info.summary).size(), 10u) << info.id;
 
   const auto& registry = ladder::segmented_scan_registry<int, Key, plus>();
@@ -186,10 +213,12 @@ TEST(SegmentedScanLadderRegistry, LadderOrderAndForms) {
     EXPECT_EQ(e.head_flags, infos[i].head_flags);
     EXPECT_EQ(e.offsets, infos[i].offsets);
     EXPECT_EQ(e.by_key, infos[i].by_key);
+    EXPECT_EQ(e.begin_end, infos[i].begin_end);
     EXPECT_NE(e.workspace_bytes, nullptr);
     EXPECT_EQ(e.run_flags != nullptr, e.head_flags);
     EXPECT_EQ(e.run_offsets != nullptr, e.offsets);
     EXPECT_EQ(e.run_by_key != nullptr, e.by_key);
+    EXPECT_EQ(e.run_begin_end != nullptr, e.begin_end);
     EXPECT_EQ((ladder::find_segmented_scan<int, Key, plus>(infos[i].id)), &e);
   }
   EXPECT_EQ((ladder::find_segmented_scan<int, Key, plus>("no_such_variant")), nullptr);
@@ -204,6 +233,8 @@ TEST(SegmentedScanLadderRegistry, EntriesRefuseBadArguments) {
   const auto* flags = reinterpret_cast<const std::uint8_t*>(std::uintptr_t{1} << 24);
   const auto* offsets = reinterpret_cast<const long long*>(std::uintptr_t{1} << 25);
   const auto* keys = reinterpret_cast<const Key*>(std::uintptr_t{1} << 26);
+  const auto* begins = reinterpret_cast<const long long*>(std::uintptr_t{1} << 27);
+  const auto* ends = begins + 5;
   const workspace none{};
   const auto inc = ladder::scan_kind::inclusive;
   const auto exc = ladder::scan_kind::exclusive;
@@ -256,6 +287,32 @@ TEST(SegmentedScanLadderRegistry, EntriesRefuseBadArguments) {
       if (can_size_workspace)
         expect_rejected([&] { v.run_by_key(keys, in, n, out, inc, 0, plus{}, none, nullptr); }, "workspace", "null");
     }
+    if (v.run_begin_end) {
+      SCOPED_TRACE("begin/end");
+      expect_rejected([&] { v.run_begin_end(in, -1, begins, ends, 5, out, inc, 0, plus{}, none, nullptr); }, "n",
+                      "negative");
+      expect_rejected([&] { v.run_begin_end(nullptr, n, begins, ends, 5, out, exc, 0, plus{}, none, nullptr); },
+                      "in", "null");
+      expect_rejected([&] { v.run_begin_end(in, n, begins, ends, 5, nullptr, inc, 0, plus{}, none, nullptr); },
+                      "out", "null");
+      expect_rejected([&] { v.run_begin_end(in, n, nullptr, ends, 5, out, exc, 0, plus{}, none, nullptr); },
+                      "begins", "null");
+      expect_rejected([&] { v.run_begin_end(in, n, begins, nullptr, 5, out, inc, 0, plus{}, none, nullptr); },
+                      "ends", "null");
+      expect_rejected([&] { v.run_begin_end(in, n, begins, ends, -2, out, inc, 0, plus{}, none, nullptr); },
+                      "num_segments", "negative");
+      expect_rejected([&] { v.run_begin_end(in, n, begins, ends, 5, in + 1, inc, 0, plus{}, none, nullptr); },
+                      "out", "overlaps");
+      if (can_size_workspace) {
+        expect_rejected([&] { v.run_begin_end(in, n, begins, ends, 5, out, inc, 0, plus{}, none, nullptr); },
+                        "workspace", "null");
+        // One byte short of what the entry asks for.
+        auto* bytes = reinterpret_cast<unsigned char*>(std::uintptr_t{1} << 28);
+        const workspace small{bytes, v.workspace_bytes(n) - 1};
+        expect_rejected([&] { v.run_begin_end(in, n, begins, ends, 5, out, exc, 0, plus{}, small, nullptr); },
+                        "workspace", "holds");
+      }
+    }
   }
   // warp_head_flags launches one block per 1024 items: past a one-dimensional grid it refuses.
   const auto* whf = ladder::find_segmented_scan<int, Key, plus>("warp_head_flags");
@@ -274,6 +331,8 @@ TEST(SegmentedScanLadderRegistry, EmptyInputIsAccepted) {
     if (v.run_flags) EXPECT_NO_THROW(v.run_flags(nullptr, nullptr, 0, nullptr, inc, 0, plus{}, {}, nullptr));
     if (v.run_offsets) EXPECT_NO_THROW(v.run_offsets(nullptr, 0, nullptr, 0, nullptr, inc, 0, plus{}, {}, nullptr));
     if (v.run_by_key) EXPECT_NO_THROW(v.run_by_key(nullptr, nullptr, 0, nullptr, inc, 0, plus{}, {}, nullptr));
+    if (v.run_begin_end)
+      EXPECT_NO_THROW(v.run_begin_end(nullptr, 0, nullptr, nullptr, 0, nullptr, inc, 0, plus{}, {}, nullptr));
   }
 }
 

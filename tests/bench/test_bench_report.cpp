@@ -61,6 +61,12 @@ std::vector<record> sample_records() {
                             {"dist", std::string("power_law")}, {"form", std::string("flags")}, {"segments", 1000ll},
                             {"passes", 1.0}},
                            {0.6, 0.59, 0.62}, 9.0 * (1 << 28), copy, read));
+  // The begin/end row: the same segments with gaps, two 8-byte arrays of 1000 read.
+  r.push_back(timed_record("segmented_scan", "onepass (begin/end with gaps)", "int32", 1ll << 28,
+                           {{"table", table_s}, {"op", std::string("sum")}, {"kind", std::string("inclusive")},
+                            {"dist", std::string("power_law")}, {"form", std::string("begin_end")},
+                            {"segments", 1000ll}, {"passes", 1.0}},
+                           {0.58, 0.57, 0.6}, 8.0 * (1 << 28) + 16.0 * 1000, copy, read));
   r.push_back(failed_record("segmented_scan", "cub (by key)", "int32", 1ll << 28,
                             {{"table", table_s}, {"op", std::string("sum")}, {"kind", std::string("inclusive")},
                              {"dist", std::string("power_law")}, {"form", std::string("by_key")},
@@ -231,7 +237,7 @@ TEST(BenchReport, SegmentedScanRowsNameTheirForm) {
   std::vector<record> r;
   const std::pair<const char*, const char*> rows[] = {
       {"warp_head_flags (flags)", "flags"}, {"onepass (flags)", "flags"}, {"onepass (offsets)", "offsets"},
-      {"onepass (by key)", "by_key"}, {"cub (by key)", "by_key"}};
+      {"onepass (by key)", "by_key"}, {"onepass (begin/end with gaps)", "begin_end"}, {"cub (by key)", "by_key"}};
   for (const auto& [label, form] : rows)
     r.push_back(timed_record("segmented_scan", label, "int32", n,
                              {{"table", table}, {"op", std::string("sum")}, {"kind", std::string("inclusive")},
@@ -245,6 +251,8 @@ TEST(BenchReport, SegmentedScanRowsNameTheirForm) {
   const std::string json = format_json(sample_info(), r);
   EXPECT_NE(json.find("\"variant\": \"onepass (by key)\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"form\": \"by_key\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"variant\": \"onepass (begin/end with gaps)\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"form\": \"begin_end\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"segments\": 8388608"), std::string::npos) << json;
 }
 }  // namespace

@@ -4,7 +4,7 @@
 // A variant is a struct with
 //   static constexpr const char* id;       // the registry name, e.g. "warp_head_flags"
 //   static constexpr const char* summary;  // one line for --list and the docs
-//   static constexpr bool has_flags, has_offsets, has_by_key;  // the forms it has
+//   static constexpr bool has_flags, has_offsets, has_by_key, has_begin_end;  // its forms
 //   template <class T, class Key, class Op>
 //   static std::size_t workspace_bytes(index_t n);  // enough for every form it has
 // and, for each form it has, a function that checks its arguments and then enqueues:
@@ -18,12 +18,22 @@
 //   template <class Key, class T, class Op, class Eq> // has_by_key
 //   static void run_by_key(const Key* keys, const T* in, index_t n, T* out, scan_kind kind,
 //                          T init, Op op, Eq eq, workspace ws, cudaStream_t stream);
-// The offsets are count + 1 CSR boundaries: segment s is [offsets[s], offsets[s + 1]).
+//   template <class T, class Offset, class Op>        // has_begin_end
+//   static void run_begin_end(const T* in, index_t n, const Offset* begins, const Offset* ends,
+//                             index_t num_segments, T* out, scan_kind kind, T init, Op op,
+//                             workspace ws, cudaStream_t stream);
+// The offsets are count + 1 CSR boundaries: segment s is [offsets[s], offsets[s + 1]), each
+// segment ending where the next begins. The begin/end form takes two arrays of
+// num_segments each: segment s is [begins[s], ends[s]), the segments in order and apart
+// (begins[s] <= ends[s] <= begins[s + 1]), possibly empty, and free to leave gaps between
+// them: an item in no segment is not written, so out keeps what it held there (in place,
+// the item's input).
 //
 // Semantics are those of the production API (onepass/segmented_scan.cuh): a segment
-// restarts the scan, item 0 always begins one; inclusive out[i] = in[b] op ... op in[i],
-// exclusive out[i] = init op in[b] op ... op in[i - 1] (init at b), b the first item of
-// i's segment; op associative, not necessarily commutative; in == out allowed.
+// restarts the scan (with flags and keys item 0 always begins one); inclusive
+// out[i] = in[b] op ... op in[i], exclusive out[i] = init op in[b] op ... op in[i - 1]
+// (init at b), b the first item of i's segment; op associative, not necessarily
+// commutative; in == out allowed.
 //
 // The checks are the production API's, in its order and with its words: the counts and
 // pointers (the variant's item limit with them), the heads' own input, the workspace,
@@ -67,6 +77,16 @@ void check_csr_offsets(const Offset* offsets, index_t num_segments) {
   static_assert(std::is_integral_v<Offset>, "segment offsets must be integers");
   onepass::detail::check_count(num_segments, "num_segments");
   onepass::detail::check_pointer(offsets, num_segments == 0 ? 0 : num_segments + 1, "offsets");
+}
+
+// The begin and end arrays of the registry's begin/end form, under the registry's names:
+// the public API would call them segments.begin, segments.end and segments.count.
+template <class Offset>
+void check_begin_end_offsets(const Offset* begins, const Offset* ends, index_t num_segments) {
+  static_assert(std::is_integral_v<Offset>, "segment offsets must be integers");
+  onepass::detail::check_count(num_segments, "num_segments");
+  onepass::detail::check_pointer(begins, num_segments, "begins");
+  onepass::detail::check_pointer(ends, num_segments, "ends");
 }
 
 }  // namespace onepass::ladder::detail

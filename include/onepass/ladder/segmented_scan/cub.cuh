@@ -28,7 +28,7 @@ struct cub_scan_by_key {
   static constexpr const char* id = "cub";
   static constexpr const char* summary =
       "cub::DeviceScan::InclusiveScanByKey / ExclusiveScanByKey (CUDA toolkit), the peer; by key only";
-  static constexpr bool has_flags = false, has_offsets = false, has_by_key = true;
+  static constexpr bool has_flags = false, has_offsets = false, has_by_key = true, has_begin_end = false;
 
   // CUB's scratch depends on its tuning, which depends on the types of the call, so the
   // query makes a call of the same types (operator and equality included; sizes do not

@@ -2,8 +2,10 @@
 // (onepass::segmented_inclusive_scan / segmented_exclusive_scan and inclusive_scan_by_key
 // / exclusive_scan_by_key, workspace style) as the ladder's top rung, id "onepass".
 //
-// Each form calls the public API, which checks its arguments itself; the offsets form
-// first checks the registry's own names for the CSR boundaries (offsets, num_segments).
+// Each form calls the public API, which checks its arguments itself; the offsets and
+// begin/end forms first check the registry's own names for their boundaries (offsets,
+// begins, ends, num_segments), which the API would call segments.begin, segments.end and
+// segments.count.
 #pragma once
 
 #include <algorithm>
@@ -17,9 +19,10 @@ struct segmented_scan_production {
   static constexpr const char* id = "onepass";
   static constexpr const char* summary =
       "production: one pass, decoupled lookback on (value, head) pairs; a tile holding a head never looks back";
-  static constexpr bool has_flags = true, has_offsets = true, has_by_key = true;
+  static constexpr bool has_flags = true, has_offsets = true, has_by_key = true, has_begin_end = true;
 
-  // The offsets form needs the most (its head bitmaps); one size serves all three.
+  // The offsets forms need the most (their head bitmaps), CSR and begin/end alike: the
+  // segments do not change the size. One size serves all four forms.
   template <class T, class Key = int, class Op = plus>
   static std::size_t workspace_bytes(index_t n) {
     return std::max(onepass::segmented_scan_workspace_bytes<T>(n),
@@ -41,6 +44,18 @@ struct segmented_scan_production {
                           scan_kind kind, T init, Op op, workspace ws, cudaStream_t stream) {
     detail::check_csr_offsets(offsets, num_segments);
     const segment_offsets<Offset> segments = csr_segments(offsets, num_segments);
+    if (kind == scan_kind::inclusive) {
+      onepass::segmented_inclusive_scan(in, n, segments, out, op, ws, stream);
+    } else {
+      onepass::segmented_exclusive_scan(in, n, segments, out, init, op, ws, stream);
+    }
+  }
+
+  template <class T, class Offset, class Op>
+  static void run_begin_end(const T* in, index_t n, const Offset* begins, const Offset* ends, index_t num_segments,
+                            T* out, scan_kind kind, T init, Op op, workspace ws, cudaStream_t stream) {
+    detail::check_begin_end_offsets(begins, ends, num_segments);
+    const segment_offsets<Offset> segments{begins, ends, num_segments};
     if (kind == scan_kind::inclusive) {
       onepass::segmented_inclusive_scan(in, n, segments, out, op, ws, stream);
     } else {

@@ -4,7 +4,8 @@
 // What tests and onepass-bench iterate over: a variant added to `segmented_scan_ladder` is
 // automatically tested and benchmarked. Entries are typed by value, key and operator;
 // each has the forms its variant has (the others are nullptr): head flags (one byte per
-// item), CSR offsets (count + 1 boundaries) and by key (onepass::equal_to).
+// item), CSR offsets (count + 1 boundaries), by key (onepass::equal_to) and begin/end
+// arrays (count each; segments may leave gaps, whose items are not written).
 //
 //   using namespace onepass::ladder;
 //   for (const auto& v : segmented_scan_registry<float, int, onepass::plus>())
@@ -34,6 +35,7 @@ struct segmented_scan_variant_info {
   bool head_flags;  // has run_flags
   bool offsets;     // has run_offsets
   bool by_key;      // has run_by_key
+  bool begin_end;   // has run_begin_end
 };
 
 // Each function checks its arguments (throws onepass::invalid_argument naming the
@@ -49,12 +51,15 @@ struct segmented_scan_entry : segmented_scan_variant_info {
                       cudaStream_t stream);
   void (*run_by_key)(const Key* keys, const T* in, index_t n, T* out, scan_kind kind, T init, Op op, workspace ws,
                      cudaStream_t stream);
+  void (*run_begin_end)(const T* in, index_t n, const long long* begins, const long long* ends /* count each */,
+                        index_t num_segments, T* out, scan_kind kind, T init, Op op, workspace ws,
+                        cudaStream_t stream);
 };
 
 namespace detail {
 template <class V>
 constexpr segmented_scan_variant_info segmented_scan_info_of() {
-  return {V::id, V::summary, V::has_flags, V::has_offsets, V::has_by_key};
+  return {V::id, V::summary, V::has_flags, V::has_offsets, V::has_by_key, V::has_begin_end};
 }
 template <class... Vs>
 std::vector<segmented_scan_variant_info> segmented_scan_infos(variant_list<Vs...>) {
@@ -71,10 +76,11 @@ void by_key_with_equal_to(const Key* keys, const T* in, index_t n, T* out, scan_
 template <class V, class T, class Key, class Op>
 segmented_scan_entry<T, Key, Op> segmented_scan_entry_of() {
   segmented_scan_entry<T, Key, Op> e{segmented_scan_info_of<V>(), &V::template workspace_bytes<T, Key, Op>, nullptr,
-                                     nullptr, nullptr};
+                                     nullptr, nullptr, nullptr};
   if constexpr (V::has_flags) e.run_flags = &V::template run_flags<T, std::uint8_t, Op>;
   if constexpr (V::has_offsets) e.run_offsets = &V::template run_offsets<T, long long, Op>;
   if constexpr (V::has_by_key) e.run_by_key = &by_key_with_equal_to<V, T, Key, Op>;
+  if constexpr (V::has_begin_end) e.run_begin_end = &V::template run_begin_end<T, long long, Op>;
   return e;
 }
 template <class T, class Key, class Op, class... Vs>

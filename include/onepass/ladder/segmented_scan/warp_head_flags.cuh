@@ -118,7 +118,7 @@ struct warp_head_flags {
   static constexpr const char* id = "warp_head_flags";
   static constexpr const char* summary =
       "warp-shuffle scan of (value, flag) pairs per 1024-item chunk, chunk carries scanned as pairs, carries added";
-  static constexpr bool has_flags = true, has_offsets = false, has_by_key = false;
+  static constexpr bool has_flags = true, has_offsets = false, has_by_key = false, has_begin_end = false;
   // Largest n whose chunk count fits a one-dimensional grid.
   static constexpr index_t max_items = static_cast<index_t>(INT_MAX) * detail::warp_head_flags_threads;
 
