@@ -197,6 +197,16 @@ struct flag_heads {
   const Flag* flags;
   __device__ ONEPASS_FORCEINLINE bool ok() const { return true; }
 
+  // Asks L2 for the flags `ahead` tiles past `tile`, as the one-tile kernel does for the
+  // values, so that a tile's flags do not come from DRAM when its values come from L2.
+  // Flags of any alignment: only the whole 16-byte chunks inside the tile's range.
+  __device__ ONEPASS_FORCEINLINE void prefetch_l2(index_t tile, index_t ahead, index_t tile_items, index_t n) const {
+    if (ahead <= 0) return;
+    const index_t first = (tile + ahead) * tile_items;
+    if (first >= n) return;
+    prefetch_range_l2(flags + first, flags + (first + tile_items < n ? first + tile_items : n));
+  }
+
   // Each thread reads its own N consecutive flags (blocked): with one-byte flags and
   // N = 16 that is one 16-byte load per thread, 512 contiguous bytes per warp, so no
   // exchange is needed.
@@ -714,8 +724,8 @@ struct segmented_scan_shared {
   unsigned uncovered_of[Heads::has_gaps || Heads::has_window ? BlockThreads : 1];
 };
 
-// Whether a head source reads enough bytes of its own to prefetch them into L2 (scan by
-// key's keys; flags are a ninth of a 4-byte scan's bytes, bitmaps a 64th).
+// Whether a head source prefetches its own bytes into L2 beside the values (scan by key's
+// keys, head flags; not the bitmaps, a 64th of 8-byte values' bytes and read once a tile).
 template <class Heads, class = void>
 struct heads_prefetch_l2 : std::false_type {};
 template <class Heads>
