@@ -240,8 +240,13 @@ struct flag_heads {
       constexpr int V = static_cast<int>(sizeof(vector_t));
       if (first + N <= n && reinterpret_cast<std::uintptr_t>(bytes + first) % V == 0) {
         const auto* v = reinterpret_cast<const vector_t*>(bytes + first);
+        // One vector load each, then a copy between registers: a memcpy straight from
+        // global memory was compiled to V one-byte loads (the pointer's alignment lost).
 #pragma unroll
-        for (int j = 0; j < N / V; ++j) std::memcpy(&f.words[V / 4 * j], &v[j], V);
+        for (int j = 0; j < N / V; ++j) {
+          const vector_t x = v[j];
+          std::memcpy(&f.words[V / 4 * j], &x, V);
+        }
         return f;
       }
     }
