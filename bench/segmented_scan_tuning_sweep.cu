@@ -306,6 +306,7 @@ struct sweep {
       try_row(row<128, 24, 5>{});                  // 24 KiB tiles, 5 blocks per SM
       try_row(row<128, 32, 0, 2, 256, 16>{});      // pipelined tiles of 4096
       try_row(row<128, 32, 0, 2, 128, 16, 32, 4>{});  // pipelined 16 KiB tiles, 4 blocks per SM
+      try_row(row<128, 32, 0, 2, 256, 16, 32, 0, 2>{});  // tiles of 4096, 64-tile lookback windows
       try_row(tuning::default_segmented_scan_tuning<T>{}, true);
       try_row(row<128, 32, 4>{}, true);
       try_row(row<128, 32, 5>{}, true);
