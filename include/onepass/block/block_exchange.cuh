@@ -10,9 +10,9 @@
 //
 // Shared memory holds the tile in element order with one padding element per 128-byte
 // row, which makes both the blocked and the vector-striped accesses free of bank
-// conflicts for 4-byte types, and for 8-byte types up to 16 items a thread. (With 32
-// eight-byte items a thread, a blocked run's stride is 34 slots and blocked accesses
-// conflict 2-way: docs/perf/segmented_scan.md.)
+// conflicts for 4-byte types. For 8-byte types the blocked side is conflict-free up to 16
+// items a thread; with 32 a blocked run's stride is 34 slots and blocked accesses conflict
+// 2-way (docs/perf/segmented_scan.md, measured in the one-tile segmented kernel).
 //
 // Scope::warp exchanges one warp's segment and synchronises with __syncwarp; Scope::block
 // the whole block's tile with __syncthreads. Storage is caller-owned; the storage of two
