@@ -10,9 +10,10 @@
 //
 // Shared memory holds the tile in element order with one padding element per 128-byte
 // row, which makes both the blocked and the vector-striped accesses free of bank
-// conflicts for 4-byte types. For 8-byte types the blocked side is conflict-free up to 16
-// items a thread; with 32 a blocked run's stride is 34 slots and blocked accesses conflict
-// 2-way (docs/perf/segmented_scan.md, measured in the one-tile segmented kernel).
+// conflicts while a thread's run is at most one row (32 four-byte or 16 eight-byte items).
+// A run of two rows (64 four-byte or 32 eight-byte items) has a stride of 66 or 34 slots,
+// and its blocked accesses conflict 2-way (measured: docs/perf/select.md,
+// docs/perf/segmented_scan.md; a second pad per run cost registers there).
 //
 // Scope::warp exchanges one warp's segment and synchronises with __syncwarp; Scope::block
 // the whole block's tile with __syncthreads. Storage is caller-owned; the storage of two
