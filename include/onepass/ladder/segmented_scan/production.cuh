@@ -43,24 +43,14 @@ struct segmented_scan_production {
   static void run_offsets(const T* in, index_t n, const Offset* offsets, index_t num_segments, T* out,
                           scan_kind kind, T init, Op op, workspace ws, cudaStream_t stream) {
     detail::check_csr_offsets(offsets, num_segments);
-    const segment_offsets<Offset> segments = csr_segments(offsets, num_segments);
-    if (kind == scan_kind::inclusive) {
-      onepass::segmented_inclusive_scan(in, n, segments, out, op, ws, stream);
-    } else {
-      onepass::segmented_exclusive_scan(in, n, segments, out, init, op, ws, stream);
-    }
+    run_segments(in, n, csr_segments(offsets, num_segments), out, kind, init, op, ws, stream);
   }
 
   template <class T, class Offset, class Op>
   static void run_begin_end(const T* in, index_t n, const Offset* begins, const Offset* ends, index_t num_segments,
                             T* out, scan_kind kind, T init, Op op, workspace ws, cudaStream_t stream) {
     detail::check_begin_end_offsets(begins, ends, num_segments);
-    const segment_offsets<Offset> segments{begins, ends, num_segments};
-    if (kind == scan_kind::inclusive) {
-      onepass::segmented_inclusive_scan(in, n, segments, out, op, ws, stream);
-    } else {
-      onepass::segmented_exclusive_scan(in, n, segments, out, init, op, ws, stream);
-    }
+    run_segments(in, n, segment_offsets<Offset>{begins, ends, num_segments}, out, kind, init, op, ws, stream);
   }
 
   template <class Key, class T, class Op, class Eq>
@@ -70,6 +60,18 @@ struct segmented_scan_production {
       onepass::inclusive_scan_by_key(keys, in, n, out, op, eq, ws, stream);
     } else {
       onepass::exclusive_scan_by_key(keys, in, n, out, init, op, eq, ws, stream);
+    }
+  }
+
+ private:
+  // The two offsets forms, once their registry names are checked.
+  template <class T, class Offset, class Op>
+  static void run_segments(const T* in, index_t n, const segment_offsets<Offset>& segments, T* out, scan_kind kind,
+                           T init, Op op, workspace ws, cudaStream_t stream) {
+    if (kind == scan_kind::inclusive) {
+      onepass::segmented_inclusive_scan(in, n, segments, out, op, ws, stream);
+    } else {
+      onepass::segmented_exclusive_scan(in, n, segments, out, init, op, ws, stream);
     }
   }
 };
