@@ -138,6 +138,50 @@ TEST(TileState, HalfUpdatedDescriptorReadsInvalid) {
   EXPECT_EQ(state.try_read(0, v), tile_status::invalid) << "tile 0 untouched";
 }
 
+// One-word descriptors (4-byte values) sit in two-word slots by default, so that at most
+// two tiles share a 32-byte sector; wider ones fill their slot. A slot's unused words are
+// never written, and clear_part clears them with the rest.
+TEST(TileState, DescriptorsSitInSlotsOfTwoOrMoreWords) {
+  static_assert(tile_state<std::uint32_t>::bytes(3) == 3 * 16);
+  static_assert(tile_state<std::uint64_t>::bytes(3) == 3 * 16);
+  static_assert(tile_state<std::uint16_t>::bytes(1) == 16);
+  struct twelve {
+    std::uint32_t a, b, c;
+  };
+  static_assert(tile_state<twelve>::bytes(2) == 2 * 24);
+  // A slot of four words: one descriptor to a 32-byte sector (select, segmented scan).
+  static_assert(tile_state<std::uint32_t, 4>::bytes(3) == 3 * 32);
+  static_assert(tile_state<std::uint64_t, 4>::bytes(3) == 3 * 32);
+  static_assert(tile_state<twelve, 4>::bytes(2) == 2 * 32);
+  std::vector<descriptor_word> words(tile_state<std::uint32_t>::bytes(3) / sizeof(descriptor_word), ~0ull);
+  const tile_state<std::uint32_t> state(words.data());
+  state.clear_part(3, 0, 1);
+  for (const descriptor_word w : words) ASSERT_EQ(w, 0u) << "every word, slots' unused halves included";
+  state.publish(1, tile_status::aggregate, 0xabcdu);
+  state.publish(2, tile_status::prefix, 0x1234u);
+  EXPECT_EQ(words[0], 0u);
+  EXPECT_EQ(words[1], 0u);
+  EXPECT_EQ(words[2], (static_cast<descriptor_word>(tile_status::aggregate) << 32) | 0xabcdu);
+  EXPECT_EQ(words[3], 0u);
+  EXPECT_EQ(words[4], (static_cast<descriptor_word>(tile_status::prefix) << 32) | 0x1234u);
+  EXPECT_EQ(words[5], 0u);
+  std::uint32_t v = 0;
+  EXPECT_EQ(state.try_read(2, v), tile_status::prefix);
+  EXPECT_EQ(v, 0x1234u);
+
+  std::vector<descriptor_word> wide(tile_state<std::uint64_t, 4>::bytes(2) / sizeof(descriptor_word), ~0ull);
+  const tile_state<std::uint64_t, 4> spaced(wide.data());
+  spaced.clear_part(2, 0, 1);
+  spaced.publish(1, tile_status::aggregate, 0x1111111122222222ull);
+  EXPECT_EQ(wide[4], (static_cast<descriptor_word>(tile_status::aggregate) << 32) | 0x22222222u);
+  EXPECT_EQ(wide[5], (static_cast<descriptor_word>(tile_status::aggregate) << 32) | 0x11111111u);
+  EXPECT_EQ(wide[6] | wide[7] | wide[0] | wide[1] | wide[2] | wide[3], 0u);
+  std::uint64_t w = 0;
+  EXPECT_EQ(spaced.try_read(1, w), tile_status::aggregate);
+  EXPECT_EQ(w, 0x1111111122222222ull);
+  EXPECT_EQ(spaced.try_read(0, w), tile_status::invalid);
+}
+
 // The radix sort's use of the protocol: one interleaved state per digit. CPU threads play
 // the blocks of one counting-sort pass: claim a tile, count its digits, publish every
 // digit's count, look back per digit, and scatter the tile's keys stably. The result must

@@ -115,6 +115,47 @@ TEST(SegmentedScanValidation, PairOperatorIsAssociative) {
   EXPECT_EQ(seg(h, x).head, onepass::detail::gap_head);
 }
 
+// Forms without gaps publish the value alone (segment_descriptor): a lookback folds
+// AGGREGATEs, which only tiles with no head publish, onto the nearest PREFIX, and there the
+// pair operator and the value operator agree. Checked on random walks with the
+// non-commutative affine maps; forms with gaps keep the pair and so the head's kind.
+TEST(SegmentedScanValidation, HeadlessAggregatesFoldAsValues) {
+  using onepass::detail::no_head;
+  using onepass::detail::segment_descriptor;
+  using pair = onepass::detail::segmented_value<affine>;
+  using value_only = segment_descriptor<affine, false>;
+  using with_kind = segment_descriptor<affine, true>;
+  static_assert(std::is_same_v<value_only::type, affine>);
+  static_assert(std::is_same_v<with_kind::type, pair>);
+  // Descriptor words: one per 4 bytes of the value (lookback/tile_state.cuh).
+  static_assert(onepass::lookback::tile_state<segment_descriptor<int, false>::type>::words_per_tile == 1);
+  static_assert(onepass::lookback::tile_state<segment_descriptor<int, true>::type>::words_per_tile == 2);
+  static_assert(onepass::lookback::tile_state<segment_descriptor<long long, false>::type>::words_per_tile == 2);
+  static_assert(onepass::lookback::tile_state<segment_descriptor<long long, true>::type>::words_per_tile == 4);
+
+  const onepass::detail::segmented_op<compose> seg{compose{}};
+  std::mt19937_64 rng(5);
+  auto map = [&] { return affine{static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng())}; };
+  for (int walk = 0; walk < 1000; ++walk) {
+    // The nearest PREFIX (its tile held a head: segment or gap), then the AGGREGATEs of
+    // the headless tiles after it, in tile order.
+    const std::uint32_t kind = rng() % 2 ? onepass::detail::segment_head : onepass::detail::gap_head;
+    const pair prefix{map(), kind};
+    pair folded = prefix;
+    affine folded_value = value_only::of(prefix);
+    const auto lookback_op = value_only::lookback_op(compose{});
+    const int aggregates = static_cast<int>(rng() % 8);
+    for (int t = 0; t < aggregates; ++t) {
+      const pair aggregate{map(), no_head};
+      folded = seg(folded, aggregate);
+      folded_value = lookback_op(folded_value, value_only::of(aggregate));
+    }
+    ASSERT_EQ(value_only::pair_of(folded_value).value, folded.value);
+    ASSERT_EQ(value_only::pair_of(folded_value).head, onepass::detail::segment_head);
+    ASSERT_EQ(with_kind::pair_of(with_kind::of(folded)).head, kind);  // the kind survives the pair
+  }
+}
+
 TEST(SegmentedScanValidation, ErrorWordKeepsTheFirstBadSegment) {
   using onepass::detail::encode_segment_error;
   using onepass::detail::segment_problem;

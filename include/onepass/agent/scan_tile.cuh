@@ -27,8 +27,9 @@ namespace onepass::detail {
 // predecessor: it publishes its prefix at once, and its exclusive prefix is init (used
 // only by exclusive scans). The caller's barrier after this makes tile_prefix visible.
 // LookbackTilesPerLane: the lookback's window (lookback_warp), from the caller's tuning.
-template <bool Exclusive, bool PublishAggregate, int LookbackTilesPerLane = 1, class T, class Op, class Delay>
-__device__ ONEPASS_FORCEINLINE void resolve_tile_prefix(lookback::tile_state<T>& state, index_t tile,
+template <bool Exclusive, bool PublishAggregate, int LookbackTilesPerLane = 1, class T, int SlotWords, class Op,
+          class Delay>
+__device__ ONEPASS_FORCEINLINE void resolve_tile_prefix(lookback::tile_state<T, SlotWords>& state, index_t tile,
                                                         const T& aggregate, const T& init, Op op,
                                                         unsigned backoff_ns, const Delay& delay,
                                                         T& tile_prefix) {

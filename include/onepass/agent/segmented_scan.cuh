@@ -4,8 +4,8 @@
 //     (a, ha) . (b, hb) = hb ? (b, hb) : (a op b, ha)
 // which is associative whenever op is, so everything the plain scan does carries over:
 // the thread scans its items, the block scans the thread totals, and the tiles are
-// chained by the decoupled lookback on descriptors holding a pair. Two things are
-// particular to segments:
+// chained by the decoupled lookback (on descriptors holding the pair, or the value alone
+// where no gaps exist: segment_descriptor below). Two things are particular to segments:
 //   - A tile whose items contain a head knows its inclusive prefix without looking back
 //     (nothing before the last head matters), so it publishes PREFIX at once. Only tiles
 //     with no head at all publish an AGGREGATE, and a lookback walks back at most to the
@@ -72,6 +72,45 @@ struct segmented_op {
     return b.head != no_head ? b : segmented_value<T>{op(a.value, b.value), a.head};
   }
 };
+
+// What a tile's descriptor carries. A tile that holds a head publishes PREFIX at once, so
+// an AGGREGATE is only ever published by a tile with no head, and a lookback, which folds
+// AGGREGATEs onto the nearest PREFIX, combines plain values: the pair operator reduces to
+// `op` there. The head's kind matters after the lookback only in forms with gaps (it tells
+// whether the items before the tile's first head are covered). Without gaps the
+// descriptor holds the value alone: one 64-bit word instead of two for 4-byte values, two
+// instead of four for 8-byte ones (the pair's padding included), so fewer words to
+// publish, poll and agree on.
+template <class T, bool KeepsKind>
+struct segment_descriptor {  // forms with gaps: the whole pair
+  using type = segmented_value<T>;
+  static ONEPASS_HD ONEPASS_FORCEINLINE type of(const segmented_value<T>& p) { return p; }
+  static ONEPASS_HD ONEPASS_FORCEINLINE segmented_value<T> pair_of(const type& d) { return d; }
+  template <class Op>
+  static ONEPASS_HD ONEPASS_FORCEINLINE segmented_op<Op> lookback_op(Op op) {
+    return {op};
+  }
+};
+template <class T>
+struct segment_descriptor<T, false> {  // no gaps: the value; the kind is always segment_head
+  using type = T;
+  static ONEPASS_HD ONEPASS_FORCEINLINE type of(const segmented_value<T>& p) { return p.value; }
+  static ONEPASS_HD ONEPASS_FORCEINLINE segmented_value<T> pair_of(const T& d) { return {d, segment_head}; }
+  template <class Op>
+  static ONEPASS_HD ONEPASS_FORCEINLINE Op lookback_op(Op op) {
+    return op;
+  }
+};
+// The descriptors of a head source's kernels, each in a 32-byte slot of its own
+// (lookback/tile_state.cuh, "Spacing"): with two to a sector the 8-byte value-only
+// descriptors ran 1.5-2% slower on one segment, uniform and power-law lengths on an H200
+// (docs/perf/segmented_scan.md, "Descriptors: the value alone, a sector apart").
+template <class T, class Heads>
+using segment_descriptor_for = segment_descriptor<T, Heads::has_gaps>;
+inline constexpr int segment_descriptor_slot_words = 4;
+template <class T, class Heads>
+using segment_tile_state =
+    lookback::tile_state<typename segment_descriptor_for<T, Heads>::type, segment_descriptor_slot_words>;
 
 // A thread's N items in blocked order: bit i of `heads` is set when item i begins a
 // segment or a gap, bit i of `gaps` when it begins a gap (a subset of heads).
@@ -748,9 +787,10 @@ template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, 
           class Delay, int MinBlocksPerSM>
 __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     segmented_scan_kernel(const T* in, T* out, index_t n, Heads source, T init, Op op,
-                          lookback::tile_state<segmented_value<T>> state, lookback::tile_counter counter,
+                          segment_tile_state<T, Heads> state, lookback::tile_counter counter,
                           unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {
   constexpr int N = ItemsPerThread;
+  using descriptor = segment_descriptor_for<T, Heads>;
   static_assert(N >= 1 && N <= 32, "a thread's heads are one 32-bit mask");
   constexpr index_t tile_items = static_cast<index_t>(BlockThreads) * N;
   using pair = segmented_value<T>;
@@ -835,22 +875,23 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     if (aggregate.head != no_head) {
       if (leader) {
         delay(tile, lookback::tile_status::prefix);
-        state.publish(tile, lookback::tile_status::prefix, aggregate);
+        state.publish(tile, lookback::tile_status::prefix, descriptor::of(aggregate));
       }
     } else if (leader) {
       delay(tile, lookback::tile_status::aggregate);
-      state.publish(tile, lookback::tile_status::aggregate, aggregate);
+      state.publish(tile, lookback::tile_status::aggregate, descriptor::of(aggregate));
     }
     if (needs_prefix) {  // never tile 0: its first item is a head
       // The warp's items wait in its exchange slots during the lookback: held in
       // registers beside the lookback's, they set the kernel's register peak (8-byte
       // values spilled under the 4-blocks-per-SM cap; docs/perf/segmented_scan.md).
       exchange.save_blocked(items);
-      const pair prefix = lookback::lookback_warp(state, tile, seg, backoff_ns);
+      const pair prefix =
+          descriptor::pair_of(lookback::lookback_warp(state, tile, descriptor::lookback_op(op), backoff_ns));
       if (leader) {
         if (aggregate.head == no_head) {
           delay(tile, lookback::tile_status::prefix);
-          state.publish(tile, lookback::tile_status::prefix, seg(prefix, aggregate));
+          state.publish(tile, lookback::tile_status::prefix, descriptor::of(seg(prefix, aggregate)));
         }
         shared.tile_prefix = prefix;
       }

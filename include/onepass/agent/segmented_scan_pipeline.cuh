@@ -47,12 +47,13 @@ __global__ void __launch_bounds__(BlockThreads,
                                        ? MinBlocksPerSM
                                        : scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
     segmented_scan_pipeline_kernel(const T* in, T* out, index_t n, Heads source, T init, Op op,
-                                   lookback::tile_state<segmented_value<T>> state, lookback::tile_counter counter,
+                                   segment_tile_state<T, Heads> state, lookback::tile_counter counter,
                                    unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {
   static_assert(Heads::pipelined, "the head source must support fetch/heads");
   using layout = scan_pipeline_layout<T, BlockThreads, ItemsPerThread>;
   using pair = segmented_value<T>;
   using pair_op = segmented_op<Op>;
+  using descriptor = segment_descriptor_for<T, Heads>;
   using scan_t = block_scan<pair, BlockThreads>;
   constexpr int N = ItemsPerThread;
   static_assert(N >= 1 && N <= 32, "a thread's heads are one 32-bit mask");
@@ -114,7 +115,7 @@ __global__ void __launch_bounds__(BlockThreads,
       const auto status =
           r.aggregate.head != no_head ? lookback::tile_status::prefix : lookback::tile_status::aggregate;
       delay(tile, status);
-      state.publish(tile, status, r.aggregate);
+      state.publish(tile, status, descriptor::of(r.aggregate));
     }
   };
 
@@ -166,11 +167,12 @@ __global__ void __launch_bounds__(BlockThreads,
     scan_thread_segments<Heads::has_gaps>(items, h, op);
     const pair& aggregate = reduced_a.aggregate;
     if (warp == 0 && !(shfl_idx(h.heads, 0) & 1u)) {  // the tile's first item needs what precedes it
-      const pair prefix = lookback::lookback_warp<LookbackTilesPerLane>(state, tile, seg, backoff_ns);
+      const pair prefix = descriptor::pair_of(
+          lookback::lookback_warp<LookbackTilesPerLane>(state, tile, descriptor::lookback_op(op), backoff_ns));
       if (lane_id() == 0) {
         if (aggregate.head == no_head) {  // else its PREFIX went out at B
           delay(tile, lookback::tile_status::prefix);
-          state.publish(tile, lookback::tile_status::prefix, seg(prefix, aggregate));
+          state.publish(tile, lookback::tile_status::prefix, descriptor::of(seg(prefix, aggregate)));
         }
         tile_prefix = prefix;
       }

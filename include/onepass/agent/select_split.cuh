@@ -99,7 +99,7 @@ __device__ ONEPASS_FORCEINLINE void write_row(const T& item, bool kept, bool val
 template <class Job, int Threads, int Rows, int SharedItems, int MinBlocksPerSM, class Delay>
 __global__ void __launch_bounds__(Threads, MinBlocksPerSM)
     select_split_kernel(Job job, index_t n, typename Job::value_type* out, typename Job::value_type* out_rejected,
-                        index_t* count_out, index_t num_tiles, lookback::tile_state<index_t> state,
+                        index_t* count_out, index_t num_tiles, select_tile_state state,
                         lookback::tile_counter counter, unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {
   using T = typename Job::value_type;
   constexpr int warps = Threads / 32;

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -61,8 +62,12 @@ struct segmented_scan_plan {
   // to 16 bytes] and, for the offsets form, [begins bitmap][ends bitmap], each padded to
   // 16 bytes. One memset clears it all.
   static constexpr std::size_t counter_bytes = 16;
+  // Sized for the larger of the two descriptor kinds (segment_descriptor): pairs (forms
+  // with gaps) or the value alone (forms without); the smaller uses the first part of it.
   static constexpr std::size_t descriptor_bytes(index_t n) {
-    return round16(lookback::tile_state<segmented_value<T>>::bytes(num_descriptors(n)));
+    constexpr int slot = segment_descriptor_slot_words;
+    return round16(std::max(lookback::tile_state<segmented_value<T>, slot>::bytes(num_descriptors(n)),
+                            lookback::tile_state<T, slot>::bytes(num_descriptors(n))));
   }
   static constexpr std::size_t bitmap_bytes(index_t n) {
     return round16(static_cast<std::size_t>((n + 31) / 32) * sizeof(std::uint32_t));
@@ -171,7 +176,7 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     if (!workspace_cleared) ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
   };
   lookback::tile_counter counter(base);
-  lookback::tile_state<segmented_value<T>> state(base + plan::counter_bytes);
+  segment_tile_state<T, Heads> state(base + plan::counter_bytes);
   const dim3 grid(static_cast<unsigned>(plan::num_tiles(n)));
   // The L2 prefetch distance in tiles of `tile_items` (either agent's).
   const auto prefetch_tiles_of = [&](index_t tile_items) {

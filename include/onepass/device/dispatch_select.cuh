@@ -33,7 +33,8 @@ struct select_plan {
   static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * smallest_tile_items;
 
   static constexpr index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
-  // Workspace layout: [tile counter, padded to 16 bytes][descriptors: 64-bit counts].
+  // Workspace layout: [tile counter, padded to 16 bytes][descriptors: 64-bit counts, one
+  // per 32 bytes (select_tile_state)].
   static constexpr std::size_t counter_bytes = 16;
   // What a launch with this row uses of it (its own tile count).
   static constexpr std::size_t launch_workspace_bytes(index_t n) { return bytes_for(n, tile_items); }
@@ -42,7 +43,7 @@ struct select_plan {
 
  private:
   static constexpr std::size_t bytes_for(index_t n, index_t tile) {
-    return n <= 0 ? 0 : counter_bytes + lookback::tile_state<index_t>::bytes((n + tile - 1) / tile);
+    return n <= 0 ? 0 : counter_bytes + select_tile_state::bytes((n + tile - 1) / tile);
   }
 };
 
@@ -167,7 +168,7 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
   auto* base = static_cast<unsigned char*>(ws.data);
   ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::launch_workspace_bytes(n), stream));
   lookback::tile_counter counter(base);
-  lookback::tile_state<index_t> state(base + plan::counter_bytes);
+  select_tile_state state(base + plan::counter_bytes);
   const bool aligned = is_vector_aligned(job.in);
   const index_t tiles = plan::num_tiles(n);
   const dim3 grid(static_cast<unsigned>(tiles));

@@ -182,8 +182,8 @@ ONEPASS_HD std::uint32_t lookback_counts(const count_state<Interleave>& state, i
 // a little for 4-byte values; 128 and 256 lost everywhere, every poll then reading and
 // folding 1-2 KiB of descriptors (docs/perf/scan.md). TilesPerLane == 1 is the classic
 // one-tile-per-lane walk.
-template <int TilesPerLane = 1, class T, class Op>
-__device__ T lookback_warp(const tile_state<T>& state, index_t tile, Op op,
+template <int TilesPerLane = 1, class T, int SlotWords, class Op>
+__device__ T lookback_warp(const tile_state<T, SlotWords>& state, index_t tile, Op op,
                            unsigned first_backoff_ns = 32) {
   static_assert(TilesPerLane >= 1, "a lane reads at least one tile");
   constexpr int K = TilesPerLane;

@@ -25,6 +25,15 @@
 // the grid, then a grid barrier, whose fence orders the clearing before any publication
 // or read): agent/scan_pipeline.cuh does, saving the memset's launch.
 //
+// Spacing. Each descriptor sits in a slot of at least MinSlotWords words, the rest of
+// the slot unused: 2 (16 bytes, at most two tiles to a 32-byte sector) by default, 4 (one
+// tile to a sector) where that measured faster. Packed four to a sector, one-word
+// descriptors (4-byte values) cost the plain int32 scan 2-3.5% at 2^24 and the segmented
+// scan by key 1-3% on one long segment on an H200; sectors of their own gained the select
+// 2.5-3% and the segmented scan's two-word descriptors 1.5-2%, and cost the plain int64
+// scan 1.6% (docs/perf/scan.md, "Descriptor spacing"). The users choose: the plain scan
+// the default, select and the segmented scan 4.
+//
 // The same code compiles for the host (cuda::atomic_ref works on std memory there), which
 // lets tests drive the protocol from many CPU threads under ThreadSanitizer.
 #pragma once
@@ -43,17 +52,20 @@ enum class tile_status : std::uint32_t { invalid = 0, aggregate = 1, prefix = 2 
 
 using descriptor_word = unsigned long long;
 
-template <class T>
+template <class T, int MinSlotWords = 2>
 class tile_state {
   static_assert(std::is_trivially_copyable_v<T>, "tile values must be trivially copyable");
+  static_assert(MinSlotWords >= 1, "a slot holds at least one word");
 
  public:
   using value_type = T;
   static constexpr int words_per_tile = static_cast<int>((sizeof(T) + 3) / 4);
+  // Words from one tile's descriptor to the next (see "Spacing" above).
+  static constexpr int slot_words = words_per_tile < MinSlotWords ? MinSlotWords : words_per_tile;
 
   // Bytes of descriptor storage for `num_tiles` tiles.
   static constexpr std::size_t bytes(index_t num_tiles) {
-    return static_cast<std::size_t>(num_tiles) * words_per_tile * sizeof(descriptor_word);
+    return static_cast<std::size_t>(num_tiles) * slot_words * sizeof(descriptor_word);
   }
 
   tile_state() = default;
@@ -61,10 +73,10 @@ class tile_state {
   ONEPASS_HD explicit tile_state(void* words) : words_(static_cast<descriptor_word*>(words)) {}
 
   // One of `count` interleaved tile_states sharing an array: tile t's descriptor of
-  // state i (0 <= i < count) sits at words (t * count + i) * words_per_tile. A radix
-  // sort keeps one state per digit this way, so a tile publishes all its digits' counts
-  // with one contiguous, coalesced store, and the threads looking back at one tile read
-  // neighbouring words. `words` must hold count * bytes(num_tiles) bytes.
+  // state i (0 <= i < count) sits at words (t * count + i) * words_per_tile, packed (no
+  // slot spacing). A radix sort kept one state per digit this way, so a tile publishes all
+  // its digits' counts with one contiguous, coalesced store, and the threads looking back
+  // at one tile read neighbouring words. `words` must hold count * bytes(num_tiles) bytes.
   ONEPASS_HD tile_state(void* words, int i, int count)
       : words_(static_cast<descriptor_word*>(words) + static_cast<index_t>(i) * words_per_tile),
         stride_(static_cast<index_t>(count) * words_per_tile) {}
@@ -81,11 +93,12 @@ class tile_state {
   }
 
   // Sets every descriptor of tiles [0, num_tiles) to INVALID, as thread `rank` of
-  // `count` threads that share the work (each clears the words rank, rank + count, ...).
-  // A contiguous state only (not one of several interleaved ones). The caller orders the
-  // clearing before every use, across the whole grid (a grid barrier).
+  // `count` threads that share the work (each clears the words rank, rank + count, ...;
+  // the unused words of the slots too). A contiguous state only (not one of several
+  // interleaved ones). The caller orders the clearing before every use, across the whole
+  // grid (a grid barrier).
   ONEPASS_HD ONEPASS_FORCEINLINE void clear_part(index_t num_tiles, index_t rank, index_t count) const {
-    const index_t words = num_tiles * words_per_tile;
+    const index_t words = num_tiles * slot_words;
     for (index_t w = rank; w < words; w += count) {
       cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(words_[w]).store(
           0, cuda::std::memory_order_relaxed);
@@ -118,7 +131,7 @@ class tile_state {
   }
 
   descriptor_word* words_ = nullptr;
-  index_t stride_ = words_per_tile;  // words from one tile's descriptor to the next
+  index_t stride_ = slot_words;  // words from one tile's descriptor to the next
 };
 
 // A count descriptor in one 32-bit word: the status in the top two bits, the count in the
