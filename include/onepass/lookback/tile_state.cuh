@@ -28,11 +28,11 @@
 // Spacing. Each descriptor sits in a slot of at least MinSlotWords words, the rest of
 // the slot unused: 2 (16 bytes, at most two tiles to a 32-byte sector) by default, 4 (one
 // tile to a sector) where that measured faster. Packed four to a sector, one-word
-// descriptors (4-byte values) cost the plain int32 scan 2-3.5% at 2^24 and the segmented
-// scan by key 1-3% on one long segment on an H200; sectors of their own gained the select
-// 2.5-3% and the segmented scan's two-word descriptors 1.5-2%, and cost the plain int64
-// scan 1.6% (docs/perf/scan.md, "Descriptor spacing"). The users choose: the plain scan
-// the default, select and the segmented scan 4.
+// descriptors (4-byte values) cost the plain int32 scan 2-3.5% at 2^24 (4% on an H100)
+// and the segmented scan by key 1-3% on one long segment on an H200; sectors of their own
+// gained the select 1.3-3% and the segmented scan's two-word descriptors up to 3.4%, and
+// cost the plain int64 scan 1.6% on an H200 (docs/perf/scan.md, "Descriptor spacing").
+// The users choose: the plain scan the default, select and the segmented scan 4.
 //
 // The same code compiles for the host (cuda::atomic_ref works on std memory there), which
 // lets tests drive the protocol from many CPU threads under ThreadSanitizer.
