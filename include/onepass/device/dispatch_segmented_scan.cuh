@@ -8,7 +8,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -62,12 +61,12 @@ struct segmented_scan_plan {
   // to 16 bytes] and, for the offsets form, [begins bitmap][ends bitmap], each padded to
   // 16 bytes. One memset clears it all.
   static constexpr std::size_t counter_bytes = 16;
-  // Sized for the larger of the two descriptor kinds (segment_descriptor): pairs (forms
-  // with gaps) or the value alone (forms without); the smaller uses the first part of it.
+  // Sized for pair descriptors (forms with gaps, segment_descriptor); the value alone
+  // (forms without) is never wider, so it uses the first part of the same space.
   static constexpr std::size_t descriptor_bytes(index_t n) {
-    constexpr int slot = segment_descriptor_slot_words;
-    return round16(std::max(lookback::tile_state<segmented_value<T>, slot>::bytes(num_descriptors(n)),
-                            lookback::tile_state<T, slot>::bytes(num_descriptors(n))));
+    using pair_state = lookback::tile_state<segmented_value<T>, segment_descriptor_slot_words>;
+    static_assert(pair_state::slot_words >= lookback::tile_state<T, segment_descriptor_slot_words>::slot_words);
+    return round16(pair_state::bytes(num_descriptors(n)));
   }
   static constexpr std::size_t bitmap_bytes(index_t n) {
     return round16(static_cast<std::size_t>((n + 31) / 32) * sizeof(std::uint32_t));
