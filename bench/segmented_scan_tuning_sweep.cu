@@ -299,13 +299,13 @@ struct sweep {
       try_row(row<256, 16, 3>{}, true);
       try_row(row<128, 32, 4>{}, true);
     } else {
-      try_row(row<128, 32, 0>{});                  // one tile per block only (production)
+      try_row(row<128, 32, 0>{});                  // one tile per block only (production's one-tile row)
       try_row(row<128, 32, 4>{});                  // at most 128 registers (production until 2026-11-25)
       try_row(row<128, 32, 4, 4>{});               // 4 MiB of L2 prefetch
       try_row(row<128, 32, 5>{});                  // 96 registers
       try_row(row<128, 24, 5>{});                  // 24 KiB tiles, 5 blocks per SM
       try_row(row<128, 32, 0, 2, 256, 16>{});      // pipelined tiles of 4096
-      try_row(row<128, 32, 0, 2, 128, 16, 32, 4>{});  // pipelined 16 KiB tiles, 4 blocks per SM
+      try_row(row<128, 32, 0, 2, 128, 16, 32, 4>{});  // pipelined 16 KiB tiles, 4 blocks per SM (production's shape, memset)
       try_row(row<128, 32, 0, 2, 256, 16, 32, 0, 2>{});  // tiles of 4096, 64-tile lookback windows
       try_row(tuning::default_segmented_scan_tuning<T>{}, true);
       try_row(row<128, 32, 4>{}, true);

@@ -522,8 +522,8 @@ TEST(SegmentedScan, MoreThan2To31Items) {
 // One segment (every tile looks back through stalled AGGREGATEs) and long segments (some
 // tiles publish PREFIX at once, others wait): the launch alone, with stall_some_tiles.
 // The dispatcher runs the pipelined agent (agent/segmented_scan_pipeline.cuh) only with
-// several tiles per resident block, and only where the tuning row asks for it (4-byte
-// values); this tuning runs it at every size, with the row's pipeline shape, so that the
+// several tiles per resident block, and only where the tuning row asks for it (4- and
+// 8-byte values); this tuning runs it at every size, with the row's pipeline shape, so that the
 // tile edges, the partial last tile and a prologue with empty stages are exercised.
 template <class T>
 struct pipelined_everywhere {

@@ -16,8 +16,8 @@
 // On an H200 the same sweep: 4-byte 128 x 16 83.7 / 94.9 / 95.3 / 99.1 against 81.4 /
 // 93.1 / 95.4 / 110.9 for one tile per block (kept: the better worst case, though one-item
 // segments lose 12 points there); 8-byte 256 x 16 75.6 / 77.8 / 80.3 / 87.0 against 78.9
-// / 87.8 / 90.7 / 109.1, slower everywhere: the 8-byte row stays one tile per block (its
-// pipeline shape is kept for experiments).
+// / 87.8 / 90.7 / 109.1, slower everywhere: the 8-byte row stayed one tile per block then
+// (it is pipelined since 2026-11-26, below).
 // The one-tile rows, measured with the same sweep on an H100: 4-byte values 256 x 32
 // (one segment 85% of the plain scan's rate against 75-80% at 256 x 16; 128 x 32 within
 // run-to-run noise of it). 8-byte values 128 x 32, the same 256 bytes a thread: 10-16
@@ -47,6 +47,14 @@
 // against 98.3 / 100.2 / 99.7 / 100.6. 512 x 16 at 2 lost 1-7 on the H200. The minimum
 // is set, not left to the shared memory: the flags kernel's spills cost 25-60 points where
 // they were measured (128 x 16 at 9 blocks, 56 registers; wider lookback windows at 64).
+// The 8-byte pipelined row is 128 x 16 at 4 blocks per SM (2026-11-26, nineteenth session):
+// once the head flags were loaded as vectors and the descriptors held the value alone a
+// sector apart, the sweep (int64 at 2^27, head flags, % of the plain int64 scan, one
+// segment / uniform / power law / all 1) gave on an H200 95.1 / 100.8 / 100.4 / 102.2
+// against 88.4 / 97.2 / 97.2 / 103.4 for one tile per block, 256 x 16 (two blocks per SM)
+// 94.6 / 96.9 / 102.5 / 103.8; on an H100 99.5 / 99.3 / 98.7 / 99.3 against 96.0 / 98.4 /
+// 98.5 / 99.1, 256 x 16 99.7 / 99.6 / 99.2 / 99.1. 128 x 16 has the best worst case on
+// both GPUs. Scan by key keeps one tile per block (92.2% on one segment on the H200).
 #pragma once
 
 #include <cstddef>
@@ -97,9 +105,13 @@ constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t eleme
     t.pipeline_clears_workspace = true;
     return t;
   }
-  if (element_bytes <= 8)
-    return {128, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes, false, 256,
-            16};
+  if (element_bytes <= 8) {
+    segmented_scan_tuning t{128, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes,
+                            true, 128, 16};
+    t.pipeline_min_blocks_per_sm = 4;
+    t.pipeline_clears_workspace = true;
+    return t;
+  }
   return {128, 4, 32, 0};
 }
 
