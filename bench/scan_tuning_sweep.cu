@@ -2,13 +2,15 @@
 // per block; pipelined) at one size, CUB and the copy in the same run; each output verified before it is timed,
 // timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/scan_tuning.cuh (docs/perf/scan.md).
-//   scan_tuning_sweep [log2_n=28, may be fractional] [rows=large|small|lookback|clearing]
+//   scan_tuning_sweep [log2_n=28, may be fractional] [rows=large|small|lookback|clearing|shapes]
 // (int64 runs at half the count, so both types move the same bytes.) "large" compares
 // tile shapes and prefetch distances of the lookback agents; "small" compares the
 // production row (single-wave agent where it fits) with the lookback agents alone;
 // "lookback" compares the pipelined agent's lookback windows of 32 and 64 tiles, and the
 // one-tile agent at one more resident block per SM; "clearing" compares the production
-// rows with and without the pipelined agent's self-clearing cooperative launch.
+// rows with and without the pipelined agent's self-clearing cooperative launch; "shapes"
+// the production rows against pipelined tiles of 24 and 16 KiB (three and four blocks a
+// SM) and the other lookback window.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +63,19 @@ struct production_clearing {
     if (Items) t.items_per_thread = Items;
     if (PrefetchAlways) t.l2_prefetch_min_input_bytes = 0;
     if (PipelineAlways) t.pipeline_min_tiles_per_block = 0;
+    return t;
+  }();
+};
+
+// The production row with another tile shape (0: the table's) and lookback window
+// (tiles a lane; 0: the table's); everything else as in production.
+template <class T, int Threads, int Items, int LookbackTilesPerLane = 0>
+struct production_shape {
+  static constexpr tuning::scan_tuning value = [] {
+    tuning::scan_tuning t = tuning::default_scan_tuning<T>::value;
+    if (Threads) t.block_threads = Threads;
+    if (Items) t.items_per_thread = Items;
+    if (LookbackTilesPerLane) t.pipeline_lookback_tiles_per_lane = LookbackTilesPerLane;
     return t;
   }();
 };
@@ -213,8 +228,36 @@ int main(int argc, char** argv) try {
     }
     return failures ? 1 : 0;
   }
+  if (rows == "shapes") {
+    // Pipelined tiles of 24 KiB (three blocks a SM by shared memory, where 32 KiB tiles
+    // allow two) and 16 KiB (four), and the other lookback window, against the production
+    // rows; alternated twice.
+    {
+      sweep<int> s(n, time);
+      s.try_cub();
+      for (int round = 0; round < 2; ++round) {
+        s.try_row<tuning::default_scan_tuning<int>>();
+        s.try_row<production_shape<int, 192, 32>>();
+        s.try_row<production_shape<int, 128, 32>>();
+        s.try_row<production_shape<int, 0, 0, 1>>();
+      }
+      failures += s.failures;
+    }
+    {
+      sweep<long long> s(n / 2, time);
+      s.try_cub();
+      for (int round = 0; round < 2; ++round) {
+        s.try_row<tuning::default_scan_tuning<long long>>();
+        s.try_row<production_shape<long long, 192, 16>>();
+        s.try_row<production_shape<long long, 128, 16>>();
+        s.try_row<production_shape<long long, 0, 0, 2>>();
+      }
+      failures += s.failures;
+    }
+    return failures ? 1 : 0;
+  }
   if (rows != "large") {
-    std::fprintf(stderr, "scan_tuning_sweep: rows must be large, small, lookback or clearing, not %s\n",
+    std::fprintf(stderr, "scan_tuning_sweep: rows must be large, small, lookback, clearing or shapes, not %s\n",
                  rows.c_str());
     return 2;
   }
