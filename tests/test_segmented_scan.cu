@@ -520,7 +520,8 @@ TEST(SegmentedScan, MoreThan2To31Items) {
 
 // --- stalled tiles ----------------------------------------------------------------------
 // One segment (every tile looks back through stalled AGGREGATEs) and long segments (some
-// tiles publish PREFIX at once, others wait): the launch alone, with stall_some_tiles.
+// tiles publish PREFIX at once, others wait): the launch alone, with stall_some_tiles,
+// for head flags and for int32 keys (scan by key runs one tile per block).
 // The dispatcher runs the pipelined agent (agent/segmented_scan_pipeline.cuh) only with
 // several tiles per resident block, and only where the tuning row asks for it (4- and
 // 8-byte values); this tuning runs it at every size, with the row's pipeline shape, so that the
@@ -540,16 +541,25 @@ void check_stalled(long long n, segment_distribution d, unsigned salt) {
   const auto values = random_vector<T>(n, salt);
   const auto offsets = csr_offsets(segment_lengths(d, n, salt + 1));
   const auto flags = head_flags_of(offsets, n);
+  const auto want = reference_segmented_scan(values, flags, kind::inclusive, T{}, plus{});
   device_buffer<T> in(values), out(n);
   device_buffer<std::uint8_t> d_flags(flags);
+  device_buffer<int> d_keys(keys_of<int>(offsets, n, salt + 2));
   using plan = onepass::detail::segmented_scan_plan_for<T, Tuning>;
   device_buffer<unsigned char> ws(static_cast<long long>(plan::workspace_bytes(n)));
-  onepass::detail::segmented_scan_launch<false, Tuning>(
-      in.get(), n, out.get(), onepass::detail::flag_heads<std::uint8_t>{d_flags.get()}, T{}, plus{},
-      workspace{ws.get(), static_cast<std::size_t>(ws.size())}, nullptr, false, stall_some_tiles{salt});
+  const workspace w{ws.get(), static_cast<std::size_t>(ws.size())};
+  out.poison();
+  onepass::detail::segmented_scan_launch<false, Tuning>(in.get(), n, out.get(),
+                                                        onepass::detail::flag_heads<std::uint8_t>{d_flags.get()}, T{},
+                                                        plus{}, w, nullptr, false, stall_some_tiles{salt});
   ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
-  expect_equal(reference_segmented_scan(values, flags, kind::inclusive, T{}, plus{}), out.download(),
-               std::string("stalled ") + distribution_name(d));
+  expect_equal(want, out.download(), std::string("stalled ") + distribution_name(d));
+  out.poison();
+  onepass::detail::segmented_scan_launch<false, Tuning>(
+      in.get(), n, out.get(), onepass::detail::key_heads<int, equal_to>{d_keys.get(), equal_to{}}, T{}, plus{}, w,
+      nullptr, false, stall_some_tiles{salt});
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(want, out.download(), std::string("stalled by key ") + distribution_name(d));
 }
 
 TEST(SegmentedScanStress, StalledTilesAreWaitedFor) {
