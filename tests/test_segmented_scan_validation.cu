@@ -1,12 +1,15 @@
 // The segmented scan without a GPU: the argument checks that run before anything is
 // enqueued (every form, both call styles), the pair operator's associativity, the error
-// word's encoding, the CSR window's store mask, and the CPU reference and input
-// generators the GPU tests and onepass-bench rely on.
+// word's encoding, the CSR window's store mask, the warp_head_flags variant's passes as
+// onepass-bench reports them, and the CPU reference and input generators the GPU tests and
+// onepass-bench rely on.
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <random>
 #include <vector>
 
+#include "onepass/ladder/segmented_scan/registry.cuh"
 #include "onepass/segmented_scan.cuh"
 #include "support/segmented_scan_reference.hpp"
 #include "support/test_support.cuh"
@@ -200,6 +203,34 @@ TEST(SegmentedScanValidation, OutsideWindowMask) {
 
 // The generators keep their promises: lengths sum to n, flags mark non-empty segments,
 // keys differ across neighbouring segments, gaps stay in order.
+// warp_head_flags moves the items before each 1024-item chunk's first head a second time
+// (its carry pass), every chunk but the first; onepass-bench reports that as its passes.
+TEST(SegmentedScanLadder, WarpHeadFlagsPassesCountTheItemsMovedTwice) {
+  const auto passes = ladder::warp_head_flags::flags_passes;
+  std::vector<std::uint8_t> flags(4096, 0);
+  flags[0] = 1;  // one segment: chunks 1-3 are carried whole
+  EXPECT_DOUBLE_EQ(passes(flags.data(), 4096), 1.0 + 3072.0 / 4096.0);
+  std::fill(flags.begin(), flags.end(), std::uint8_t{1});  // every item a head: nothing carried
+  EXPECT_DOUBLE_EQ(passes(flags.data(), 4096), 1.0);
+  // Heads at 0 and 1100 of 2500: chunk 1 carries 1024..1099 (76 items), the partial chunk
+  // 2048..2499 all of its 452.
+  std::vector<std::uint8_t> two(2500, 0);
+  two[0] = 1;
+  two[1100] = 1;
+  EXPECT_DOUBLE_EQ(passes(two.data(), 2500), 1.0 + 528.0 / 2500.0);
+  // A single chunk has no carry pass; no items, no passes to speak of.
+  EXPECT_DOUBLE_EQ(passes(two.data(), 1000), 1.0);
+  EXPECT_DOUBLE_EQ(passes(two.data(), 0), 1.0);
+  // Through the registry, as onepass-bench finds it; the production path moves every item once.
+  const auto* v = ladder::find_segmented_scan<int, int, plus>("warp_head_flags");
+  ASSERT_NE(v, nullptr);
+  ASSERT_NE(v->flags_passes, nullptr);
+  EXPECT_DOUBLE_EQ(v->flags_passes(flags.data(), 4096), 1.0);
+  const auto* production = ladder::find_segmented_scan<int, int, plus>("onepass");
+  ASSERT_NE(production, nullptr);
+  EXPECT_EQ(production->flags_passes, nullptr);
+}
+
 TEST(SegmentedScanReference, GeneratorsKeepTheirPromises) {
   for (long long n : {1ll, 33ll, 5000ll, 100003ll})
     for (segment_distribution d : all_segment_distributions()) {

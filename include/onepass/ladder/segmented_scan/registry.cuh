@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "onepass/ladder/segmented_scan/common.cuh"
@@ -36,6 +37,10 @@ struct segmented_scan_variant_info {
   bool offsets;     // has run_offsets
   bool by_key;      // has run_by_key
   bool begin_end;   // has run_begin_end
+  // Passes over the values (1 = each item read once and written once) of the head-flags
+  // form when they depend on the flags (host memory); nullptr when the variant moves
+  // every item once whatever the segments.
+  double (*flags_passes)(const std::uint8_t* head_flags, index_t n) = nullptr;
 };
 
 // Each function checks its arguments (throws onepass::invalid_argument naming the
@@ -57,9 +62,16 @@ struct segmented_scan_entry : segmented_scan_variant_info {
 };
 
 namespace detail {
+template <class V, class = void>
+struct has_flags_passes : std::false_type {};
+template <class V>
+struct has_flags_passes<V, std::void_t<decltype(&V::flags_passes)>> : std::true_type {};
+
 template <class V>
 constexpr segmented_scan_variant_info segmented_scan_info_of() {
-  return {V::id, V::summary, V::has_flags, V::has_offsets, V::has_by_key, V::has_begin_end};
+  segmented_scan_variant_info info{V::id, V::summary, V::has_flags, V::has_offsets, V::has_by_key, V::has_begin_end};
+  if constexpr (has_flags_passes<V>::value) info.flags_passes = &V::flags_passes;
+  return info;
 }
 template <class... Vs>
 std::vector<segmented_scan_variant_info> segmented_scan_infos(variant_list<Vs...>) {

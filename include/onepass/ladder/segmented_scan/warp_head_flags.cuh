@@ -29,6 +29,7 @@
 #pragma once
 
 #include <climits>
+#include <cstdint>
 
 #include "onepass/block/block_scan.cuh"
 #include "onepass/ladder/scan/warp_shuffle.cuh"
@@ -121,6 +122,21 @@ struct warp_head_flags {
   static constexpr bool has_flags = true, has_offsets = false, has_by_key = false, has_begin_end = false;
   // Largest n whose chunk count fits a one-dimensional grid.
   static constexpr index_t max_items = static_cast<index_t>(INT_MAX) * detail::warp_head_flags_threads;
+  // Passes over the values for these head flags (host memory), 1 = every item read once
+  // and written once: step 3 reads and rewrites the items before each chunk's first head,
+  // in every chunk but the first (whose item 0 is a head). One segment: about 2.
+  static double flags_passes(const std::uint8_t* head_flags, index_t n) {
+    if (n <= 0) return 1.0;
+    constexpr index_t chunk = detail::warp_head_flags_threads;
+    index_t twice = 0;  // items step 3 moves again
+    for (index_t first = chunk; first < n; first += chunk) {
+      const index_t end = first + chunk < n ? first + chunk : n;
+      index_t i = first;
+      while (i < end && head_flags[i] == 0) ++i;
+      twice += i - first;
+    }
+    return 1.0 + static_cast<double>(twice) / static_cast<double>(n);
+  }
 
   // Workspace: [chunk totals][items before each chunk's first head], 16-byte aligned.
   template <class T>
