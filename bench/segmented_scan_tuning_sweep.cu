@@ -5,13 +5,15 @@
 // every output verified before it is timed, timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
-//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets|bykey_prefetch|cap=all]
+//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets|bykey_prefetch|cap|gaps=all]
 // "offsets" runs the offsets form's rows only, on every distribution (all_32 and
 // with_empty too); "bykey_prefetch" scan by key's production shape at L2 prefetch
 // distances of 0, 1, 2 and 4 MiB (and CUB's scan by key); "cap" the production shape
 // with a __launch_bounds__ minimum of blocks per SM (3 for 4-byte values, 4 for 8-byte)
 // against none, for head flags, by key, CSR offsets and begin/end arrays, alternated three
-// times.
+// times; "gaps" the offsets forms (CSR, begin/end, begin/end with gaps) through the
+// pipelined agent (production) against one tile per block, alternated twice, on every
+// distribution.
 // int32 values at n and int64 values at n / 2, uint8 head flags, int32 keys for the by-key rows, inclusive sums. Rates
 // are bytes moved (values read and written, plus flags, keys or offsets read) over the
 // time, as a fraction of the plain production scan's rate in the same run (the issue's
@@ -77,6 +79,16 @@ struct production_with_min {
   }();
 };
 
+// The production row with the pipelined agent off: one tile per block for every form.
+template <class T>
+struct production_one_tile {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::default_segmented_scan_tuning<T>::value;
+    t.pipelined = false;
+    return t;
+  }();
+};
+
 template <class T>
 struct sweep {
   long long n;
@@ -126,6 +138,7 @@ struct sweep {
   bool offsets_only = false;
   bool bykey_prefetch = false;  // scan by key's rows at several L2 prefetch distances only
   bool cap = false;             // the production shape capped against uncapped only
+  bool gaps = false;            // the offsets forms, pipelined (production) against one tile per block only
 
   // A distribution's boundaries on the device, as CSR offsets and as begin/end arrays.
   struct device_offsets {
@@ -161,6 +174,29 @@ struct sweep {
     });
   }
 
+  // The same segments, each trimmed at its start, its end or both with probability 1/2
+  // (test::with_gaps): real gaps between them, whose items out keeps. (Rated on the same
+  // bytes as the rows without gaps: the items in gaps are read, not written.)
+  template <class Row>
+  void gaps_row(const std::vector<long long>& offsets, const char* name) {
+    const auto ranges = test::with_gaps(offsets, 13);
+    std::vector<T> want_gaps(static_cast<std::size_t>(n));
+    std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // measure()'s poison
+    test::reference_segmented_scan(values, ranges.begin, ranges.end, test::kind::inclusive, T{}, plus{}, want_gaps);
+    bench::device_array<long long> begins(static_cast<long long>(ranges.begin.size())),
+        ends(static_cast<long long>(ranges.end.size()));
+    begins.upload(ranges.begin);
+    ends.upload(ranges.end);
+    const segment_offsets<long long> gap_segments{begins.get(), ends.get(), static_cast<index_t>(ranges.begin.size())};
+    bench::device_array<unsigned char> ws(
+        static_cast<long long>(onepass::detail::segmented_scan_plan<T, Row>::offsets_workspace_bytes(n)));
+    const workspace w{ws.get(), ws.bytes()};
+    measure(name, want_gaps, 16.0 * static_cast<double>(gap_segments.count) / static_cast<double>(n), [&] {
+      onepass::detail::segmented_scan_offsets_dispatch<false, Row>(in.get(), n, out.get(), gap_segments, T{}, plus{},
+                                                                   w, time.stream());
+    });
+  }
+
   // The offsets form (production tuning): both workspace-style rows, the simple style, and
   // the CSR marking alone (its memset and kernel, as the production call runs them).
   void offsets_form(const std::vector<long long>& offsets, const std::vector<T>& want) {
@@ -174,25 +210,7 @@ struct sweep {
     bench::device_array<unsigned char> ws(
         static_cast<long long>(onepass::detail::segmented_scan_plan<T>::offsets_workspace_bytes(n)));
     const workspace w{ws.get(), ws.bytes()};
-    // The same segments, each trimmed at its start, its end or both with probability 1/2
-    // (test::with_gaps): real gaps between them, whose items out keeps. (Rated on the same
-    // bytes as the rows without gaps: the items in gaps are read, not written.)
-    {
-      const auto ranges = test::with_gaps(offsets, 13);
-      std::vector<T> want_gaps(static_cast<std::size_t>(n));
-      std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // measure()'s poison
-      test::reference_segmented_scan(values, ranges.begin, ranges.end, test::kind::inclusive, T{}, plus{}, want_gaps);
-      bench::device_array<long long> begins(static_cast<long long>(ranges.begin.size())),
-          ends(static_cast<long long>(ranges.end.size()));
-      begins.upload(ranges.begin);
-      ends.upload(ranges.end);
-      const segment_offsets<long long> gaps{begins.get(), ends.get(), static_cast<index_t>(ranges.begin.size())};
-      measure("offsets (begin/end, gaps)", want_gaps, 16.0 * static_cast<double>(gaps.count) / static_cast<double>(n),
-              [&] {
-                onepass::detail::segmented_scan_offsets_dispatch<false>(in.get(), n, out.get(), gaps, T{}, plus{}, w,
-                                                                        time.stream());
-              });
-    }
+    gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "offsets (begin/end, gaps)");
     const auto mark = time.run([&] { onepass::detail::mark_offsets<T, void>(d.csr, n, w, time.stream()); });
     std::printf("  %-24s %7.3f ms  %5.1f%% of the copy (offsets read)\n", "offsets: memset + mark", mark.median,
                 100 * (d.csr_bytes / mark.median / 1e6) / copy_gbps);
@@ -203,6 +221,18 @@ struct sweep {
     const auto flags = test::head_flags_of(offsets, n);
     const auto want = test::reference_segmented_scan(values, flags, test::kind::inclusive, T{}, plus{});
     std::printf(" %s (%zu segments)\n", test::distribution_name(d), offsets.size() - 1);
+    if (gaps) {
+      // The offsets forms through the pipelined agent (production) and one tile per block,
+      // alternated twice: CSR, begin/end without gaps, begin/end with gaps.
+      const device_offsets d(offsets);
+      for (int round = 0; round < 2; ++round) {
+        offsets_rows<tuning::default_segmented_scan_tuning<T>>(d, want, "CSR, production", "begin/end, production");
+        gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "begin/end with gaps, production");
+        offsets_rows<production_one_tile<T>>(d, want, "CSR, one tile per block", "begin/end, one tile per block");
+        gaps_row<production_one_tile<T>>(offsets, "begin/end with gaps, one tile per block");
+      }
+      return;
+    }
     if (!bykey_prefetch && !cap) offsets_form(offsets, want);
     if (offsets_only) return;
     bench::device_array<std::uint8_t> d_flags(n);
@@ -343,14 +373,14 @@ int main(int argc, char** argv) try {
   bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
   const std::string types = argc > 2 ? argv[2] : "all";
   const std::string forms = argc > 3 ? argv[3] : "all";
-  if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "cap")
-    throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch or cap, not " + forms);
+  if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "cap" && forms != "gaps")
+    throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch, cap or gaps, not " + forms);
   if (types != "all" && types != "int32" && types != "int64")
     throw std::invalid_argument("the second argument is int32, int64 or all, not " + types);
   int failures = 0;
   using dist = test::segment_distribution;
   const std::vector<dist> distributions =
-      forms == "offsets"
+      forms == "offsets" || forms == "gaps"
           ? std::vector<dist>{dist::one_segment, dist::uniform_1_1000, dist::power_law, dist::all_1, dist::all_32,
                               dist::with_empty}
           : std::vector<dist>{dist::one_segment, dist::uniform_1_1000, dist::power_law, dist::all_1};
@@ -359,6 +389,7 @@ int main(int argc, char** argv) try {
     s.offsets_only = forms == "offsets";
     s.bykey_prefetch = forms == "bykey_prefetch";
     s.cap = forms == "cap";
+    s.gaps = forms == "gaps";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }
@@ -367,6 +398,7 @@ int main(int argc, char** argv) try {
     s.offsets_only = forms == "offsets";
     s.bykey_prefetch = forms == "bykey_prefetch";
     s.cap = forms == "cap";
+    s.gaps = forms == "gaps";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }
