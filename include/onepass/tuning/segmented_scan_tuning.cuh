@@ -97,21 +97,28 @@ struct segmented_scan_tuning {
 inline constexpr long long segmented_scan_l2_prefetch_bytes = 2ll << 20;
 inline constexpr long long segmented_scan_l2_prefetch_min_input_bytes = 128ll << 20;
 
+// A row of 4- and 8-byte values: one tile per block at threads x 32 (min_blocks: its
+// __launch_bounds__ minimum), and from 4 tiles per resident block the pipelined agent at
+// pipeline_threads x 16, 4 blocks per SM, clearing its own descriptors; both agents ask
+// L2 for their values 2 MiB ahead on large inputs.
+constexpr segmented_scan_tuning segmented_scan_row(int threads, int min_blocks, int pipeline_threads) {
+  segmented_scan_tuning t{threads,
+                          32,
+                          32,
+                          min_blocks,
+                          segmented_scan_l2_prefetch_bytes,
+                          segmented_scan_l2_prefetch_min_input_bytes,
+                          true,
+                          pipeline_threads,
+                          16};
+  t.pipeline_min_blocks_per_sm = 4;
+  t.pipeline_clears_workspace = true;
+  return t;
+}
+
 constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t element_bytes) {
-  if (element_bytes <= 4) {
-    segmented_scan_tuning t{256, 32, 32, 3, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes,
-                            true, 256, 16};
-    t.pipeline_min_blocks_per_sm = 4;
-    t.pipeline_clears_workspace = true;
-    return t;
-  }
-  if (element_bytes <= 8) {
-    segmented_scan_tuning t{128, 32, 32, 0, segmented_scan_l2_prefetch_bytes, segmented_scan_l2_prefetch_min_input_bytes,
-                            true, 128, 16};
-    t.pipeline_min_blocks_per_sm = 4;
-    t.pipeline_clears_workspace = true;
-    return t;
-  }
+  if (element_bytes <= 4) return segmented_scan_row(256, 3, 256);
+  if (element_bytes <= 8) return segmented_scan_row(128, 0, 128);
   return {128, 4, 32, 0};
 }
 
