@@ -5,7 +5,7 @@
 // every output verified before it is timed, timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
-//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets|bykey_prefetch|cap|gaps=all]
+//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets|bykey_prefetch|cap|gaps|split=all]
 // "offsets" runs the offsets form's rows only, on every distribution (all_32 and
 // with_empty too); "bykey_prefetch" scan by key's production shape at L2 prefetch
 // distances of 0, 1, 2 and 4 MiB (and CUB's scan by key); "cap" the production shape
@@ -13,7 +13,9 @@
 // against none, for head flags, by key, CSR offsets and begin/end arrays, alternated three
 // times; "gaps" the offsets forms (CSR, begin/end, begin/end with gaps) through the
 // pipelined agent (production) against one tile per block, alternated twice, on every
-// distribution.
+// distribution; "split" CSR and begin/end arrays (no gaps) with their marking and their
+// scan timed apart, and begin/end's scan with the value-alone descriptors, alternated
+// twice, on every distribution.
 // int32 values at n and int64 values at n / 2, uint8 head flags, int32 keys for the by-key rows, inclusive sums. Rates
 // are bytes moved (values read and written, plus flags, keys or offsets read) over the
 // time, as a fraction of the plain production scan's rate in the same run (the issue's
@@ -139,6 +141,7 @@ struct sweep {
   bool bykey_prefetch = false;  // scan by key's rows at several L2 prefetch distances only
   bool cap = false;             // the production shape capped against uncapped only
   bool gaps = false;            // the offsets forms, pipelined (production) against one tile per block only
+  bool split = false;           // CSR and begin/end, their marking and their scan timed apart
 
   // A distribution's boundaries on the device, as CSR offsets and as begin/end arrays.
   struct device_offsets {
@@ -197,6 +200,43 @@ struct sweep {
     });
   }
 
+  // The begin/end form's bitmaps read with the descriptors of the forms without gaps (the
+  // value alone) and the gap-free code: right only where the segments leave no gap (the
+  // "split" mode's question: what the pair descriptors and the gap code cost).
+  struct bitmap_heads_no_gaps : onepass::detail::bitmap_heads {
+    static constexpr bool has_gaps = false;
+  };
+
+  // The offsets forms on segments without gaps, each call's parts timed apart: the whole
+  // call; its memset and marking; its scan alone (a memset of the descriptors, then the
+  // scan on the bitmaps marked before); begin/end's scan with value-alone descriptors.
+  template <class Row>
+  void split_rows(const device_offsets& d, const std::vector<T>& want) {
+    using plan = onepass::detail::segmented_scan_plan_for<T, Row>;
+    bench::device_array<unsigned char> ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
+    const workspace w{ws.get(), ws.bytes()};
+    const onepass::detail::offsets_workspace<T, Row> parts{ws.get(), n};
+    offsets_rows<Row>(d, want, "CSR, whole call", "begin/end, whole call");
+    for (const auto* form : {&d.csr, &d.separate}) {
+      const bool csr = form == &d.csr;
+      const auto mark = time.run([&] { onepass::detail::mark_offsets<T, Row>(*form, n, w, time.stream()); });
+      std::printf("  %-24s %7.3f ms\n", csr ? "CSR, memset + mark" : "begin/end, memset + mark", mark.median);
+      onepass::detail::mark_offsets<T, Row>(*form, n, w, time.stream());  // the bitmaps the scans below read
+      const double offsets_bytes = (csr ? d.csr_bytes : 16.0 * static_cast<double>(d.csr.count)) / static_cast<double>(n);
+      measure(csr ? "CSR, scan alone" : "begin/end, scan alone", want, offsets_bytes, [&] {
+        ONEPASS_CUDA_TRY(cudaMemsetAsync(ws.get(), 0, plan::workspace_bytes(n), time.stream()));
+        onepass::detail::scan_marked_offsets<false, Row>(in.get(), n, out.get(), *form, T{}, plus{}, w,
+                                                         time.stream(), onepass::detail::no_delay{});
+      });
+      if (!csr)
+        measure("begin/end, scan alone, value descriptors", want, offsets_bytes, [&] {
+          onepass::detail::segmented_scan_launch<false, Row>(
+              in.get(), n, out.get(), bitmap_heads_no_gaps{{parts.begins(), parts.ends(), parts.error()}}, T{},
+              plus{}, w, time.stream());
+        });
+    }
+  }
+
   // The offsets form (production tuning): both workspace-style rows, the simple style, and
   // the CSR marking alone (its memset and kernel, as the production call runs them).
   void offsets_form(const std::vector<long long>& offsets, const std::vector<T>& want) {
@@ -221,6 +261,11 @@ struct sweep {
     const auto flags = test::head_flags_of(offsets, n);
     const auto want = test::reference_segmented_scan(values, flags, test::kind::inclusive, T{}, plus{});
     std::printf(" %s (%zu segments)\n", test::distribution_name(d), offsets.size() - 1);
+    if (split) {
+      const device_offsets d(offsets);
+      for (int round = 0; round < 2; ++round) split_rows<tuning::default_segmented_scan_tuning<T>>(d, want);
+      return;
+    }
     if (gaps) {
       // The offsets forms through the pipelined agent (production) and one tile per block,
       // alternated twice: CSR, begin/end without gaps, begin/end with gaps.
@@ -373,14 +418,16 @@ int main(int argc, char** argv) try {
   bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
   const std::string types = argc > 2 ? argv[2] : "all";
   const std::string forms = argc > 3 ? argv[3] : "all";
-  if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "cap" && forms != "gaps")
-    throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch, cap or gaps, not " + forms);
+  if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "cap" && forms != "gaps" &&
+      forms != "split")
+    throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch, cap, gaps or split, not " +
+                                forms);
   if (types != "all" && types != "int32" && types != "int64")
     throw std::invalid_argument("the second argument is int32, int64 or all, not " + types);
   int failures = 0;
   using dist = test::segment_distribution;
   const std::vector<dist> distributions =
-      forms == "offsets" || forms == "gaps"
+      forms == "offsets" || forms == "gaps" || forms == "split"
           ? std::vector<dist>{dist::one_segment, dist::uniform_1_1000, dist::power_law, dist::all_1, dist::all_32,
                               dist::with_empty}
           : std::vector<dist>{dist::one_segment, dist::uniform_1_1000, dist::power_law, dist::all_1};
@@ -390,6 +437,7 @@ int main(int argc, char** argv) try {
     s.bykey_prefetch = forms == "bykey_prefetch";
     s.cap = forms == "cap";
     s.gaps = forms == "gaps";
+    s.split = forms == "split";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }
@@ -399,6 +447,7 @@ int main(int argc, char** argv) try {
     s.bykey_prefetch = forms == "bykey_prefetch";
     s.cap = forms == "cap";
     s.gaps = forms == "gaps";
+    s.split = forms == "split";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }

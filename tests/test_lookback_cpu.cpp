@@ -138,6 +138,48 @@ TEST(TileState, HalfUpdatedDescriptorReadsInvalid) {
   EXPECT_EQ(state.try_read(0, v), tile_status::invalid) << "tile 0 untouched";
 }
 
+// A tag rides in the status half of every word of a publication: read back with the value
+// and the status, left alone while INVALID, and a descriptor whose words disagree on the
+// tag (a torn read between two publications) reads INVALID like one whose statuses do.
+TEST(TileState, TagsRideInTheStatusWords) {
+  using state_t = tile_state<std::uint64_t, 4>;
+  std::vector<descriptor_word> words(state_t::bytes(3) / sizeof(descriptor_word), 0);
+  const state_t state(words.data());
+  std::uint64_t v = 5;
+  std::uint32_t tag = 9;
+  EXPECT_EQ(state.try_read(1, v, tag), tile_status::invalid);
+  EXPECT_EQ(v, 5u);
+  EXPECT_EQ(tag, 9u) << "an INVALID read leaves the tag alone";
+  state.publish(1, tile_status::aggregate, 0x1111111122222222ull, 0);
+  ASSERT_EQ(state.try_read(1, v, tag), tile_status::aggregate);
+  EXPECT_EQ(v, 0x1111111122222222ull);
+  EXPECT_EQ(tag, 0u);
+  state.publish(1, tile_status::prefix, 0x3333333344444444ull, 2);
+  ASSERT_EQ(state.try_read(1, v, tag), tile_status::prefix);
+  EXPECT_EQ(v, 0x3333333344444444ull);
+  EXPECT_EQ(tag, 2u);
+  EXPECT_EQ(words[4] >> 32, (2u << state_t::status_bits) | static_cast<std::uint32_t>(tile_status::prefix));
+  // Word 0 of tile 2 from a PREFIX tagged 1, word 1 from one tagged 2: not one publication.
+  words[8] = (static_cast<descriptor_word>(1u << state_t::status_bits | 2u) << 32) | 7u;
+  words[9] = (static_cast<descriptor_word>(2u << state_t::status_bits | 2u) << 32) | 7u;
+  EXPECT_EQ(state.try_read(2, v, tag), tile_status::invalid);
+  EXPECT_EQ(tag, 2u);
+  // The largest tag, beside the largest status.
+  state.publish(0, tile_status::prefix, ~0ull, state_t::max_tag);
+  ASSERT_EQ(state.try_read(0, v, tag), tile_status::prefix);
+  EXPECT_EQ(v, ~0ull);
+  EXPECT_EQ(tag, state_t::max_tag);
+  // An untagged publication reads the same through both calls; the call without a tag
+  // drops a tagged publication's tag (lookback_window can walk a tagged state).
+  state.publish(2, tile_status::aggregate, 12u);
+  EXPECT_EQ(state.try_read(2, v), tile_status::aggregate);
+  EXPECT_EQ(state.try_read(2, v, tag), tile_status::aggregate);
+  EXPECT_EQ(tag, 0u);
+  EXPECT_EQ(state.try_read(0, v), tile_status::prefix);
+  EXPECT_EQ(state.try_read(1, v), tile_status::prefix);
+  EXPECT_EQ(v, 0x3333333344444444ull);
+}
+
 // One-word descriptors (4-byte values) sit in two-word slots by default, so that at most
 // two tiles share a 32-byte sector; wider ones fill their slot. A slot's unused words are
 // never written, and clear_part clears them with the rest.

@@ -521,7 +521,8 @@ TEST(SegmentedScan, MoreThan2To31Items) {
 // --- stalled tiles ----------------------------------------------------------------------
 // One segment (every tile looks back through stalled AGGREGATEs) and long segments (some
 // tiles publish PREFIX at once, others wait): the launch alone, with stall_some_tiles,
-// for head flags and for int32 keys (scan by key runs one tile per block).
+// for head flags and for int32 keys (scan by key runs one tile per block), then the
+// offsets form's dispatch with begin/end arrays with gaps.
 // The dispatcher runs the pipelined agent (agent/segmented_scan_pipeline.cuh) only with
 // several tiles per resident block, and only where the tuning row asks for it (4- and
 // 8-byte values); this tuning runs it at every size, with the row's pipeline shape, so that the
@@ -560,6 +561,21 @@ void check_stalled(long long n, segment_distribution d, unsigned salt) {
       nullptr, false, stall_some_tiles{salt});
   ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
   expect_equal(want, out.download(), std::string("stalled by key ") + distribution_name(d));
+  // Begin/end arrays with gaps: a gap's kind crosses tiles as the tag of their descriptors
+  // (one trimmed segment leaves gaps many tiles long before and after it).
+  const auto ranges = with_gaps(offsets, salt + 3);
+  std::vector<T> want_gaps(static_cast<std::size_t>(n));
+  std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // the poison of out
+  reference_segmented_scan(values, ranges.begin, ranges.end, kind::inclusive, T{}, plus{}, want_gaps);
+  device_buffer<long long> b(ranges.begin), e(ranges.end);
+  const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size())};
+  device_buffer<unsigned char> offsets_ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
+  out.poison();
+  onepass::detail::segmented_scan_offsets_dispatch<false, Tuning>(
+      in.get(), n, out.get(), segs, T{}, plus{}, workspace{offsets_ws.get(), static_cast<std::size_t>(offsets_ws.size())},
+      nullptr, stall_some_tiles{salt});
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(want_gaps, out.download(), std::string("stalled begin/end with gaps ") + distribution_name(d));
 }
 
 TEST(SegmentedScanStress, StalledTilesAreWaitedFor) {

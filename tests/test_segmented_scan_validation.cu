@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "onepass/ladder/segmented_scan/registry.cuh"
@@ -118,44 +119,102 @@ TEST(SegmentedScanValidation, PairOperatorIsAssociative) {
   EXPECT_EQ(seg(h, x).head, onepass::detail::gap_head);
 }
 
-// Forms without gaps publish the value alone (segment_descriptor): a lookback folds
-// AGGREGATEs, which only tiles with no head publish, onto the nearest PREFIX, and there the
-// pair operator and the value operator agree. Checked on random walks with the
-// non-commutative affine maps; forms with gaps keep the pair and so the head's kind.
+// Every form publishes the value alone (segment_descriptor): a lookback folds AGGREGATEs,
+// which only tiles with no head publish, onto the nearest PREFIX, and there the pair
+// operator and the value operator agree; the result's kind is the PREFIX's, which forms
+// with gaps publish as the descriptor's tag. Checked on random walks with the
+// non-commutative affine maps: the descriptors published through segment_descriptor,
+// folded by lookback_window (which the warp lookback's fold matches) with the plain
+// operator, the kind read back as the PREFIX's tag.
 TEST(SegmentedScanValidation, HeadlessAggregatesFoldAsValues) {
   using onepass::detail::no_head;
-  using onepass::detail::segment_descriptor;
+  using onepass::lookback::tile_status;
   using pair = onepass::detail::segmented_value<affine>;
-  using value_only = segment_descriptor<affine, false>;
-  using with_kind = segment_descriptor<affine, true>;
-  static_assert(std::is_same_v<value_only::type, affine>);
-  static_assert(std::is_same_v<with_kind::type, pair>);
-  // Descriptor words: one per 4 bytes of the value (lookback/tile_state.cuh).
-  static_assert(onepass::lookback::tile_state<segment_descriptor<int, false>::type>::words_per_tile == 1);
-  static_assert(onepass::lookback::tile_state<segment_descriptor<int, true>::type>::words_per_tile == 2);
-  static_assert(onepass::lookback::tile_state<segment_descriptor<long long, false>::type>::words_per_tile == 2);
-  static_assert(onepass::lookback::tile_state<segment_descriptor<long long, true>::type>::words_per_tile == 4);
+  using with_kind = onepass::detail::segment_descriptor<affine, true>;
+  using value_only = onepass::detail::segment_descriptor<affine, false>;
+  // Descriptor words: one per 4 bytes of the value, with or without the kind.
+  static_assert(onepass::detail::segment_descriptor<int, true>::state::words_per_tile == 1);
+  static_assert(onepass::detail::segment_descriptor<long long, true>::state::words_per_tile == 2);
+  static_assert(std::is_same_v<with_kind::state, value_only::state>);
 
   const onepass::detail::segmented_op<compose> seg{compose{}};
   std::mt19937_64 rng(5);
   auto map = [&] { return affine{static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng())}; };
   for (int walk = 0; walk < 1000; ++walk) {
     // The nearest PREFIX (its tile held a head: segment or gap), then the AGGREGATEs of
-    // the headless tiles after it, in tile order.
-    const std::uint32_t kind = rng() % 2 ? onepass::detail::segment_head : onepass::detail::gap_head;
-    const pair prefix{map(), kind};
-    pair folded = prefix;
-    affine folded_value = value_only::of(prefix);
-    const auto lookback_op = value_only::lookback_op(compose{});
-    const int aggregates = static_cast<int>(rng() % 8);
-    for (int t = 0; t < aggregates; ++t) {
-      const pair aggregate{map(), no_head};
-      folded = seg(folded, aggregate);
-      folded_value = lookback_op(folded_value, value_only::of(aggregate));
+    // the headless tiles after it, in tile order, then the tile looking back.
+    const int aggregates = static_cast<int>(rng() % 12);
+    const int tiles = aggregates + 2;
+    for (const bool keeps_kind : {true, false}) {
+      std::vector<onepass::lookback::descriptor_word> words(
+          with_kind::state::bytes(tiles) / sizeof(onepass::lookback::descriptor_word), 0);
+      const with_kind::state state(words.data());
+      const std::uint32_t kind = rng() % 2 ? onepass::detail::segment_head : onepass::detail::gap_head;
+      const auto publish = [&](int tile, tile_status s, const pair& p) {
+        if (keeps_kind)
+          with_kind::publish(state, tile, s, p);
+        else
+          value_only::publish(state, tile, s, p);
+      };
+      pair want{map(), kind};
+      publish(0, tile_status::prefix, want);
+      for (int t = 1; t <= aggregates; ++t) {
+        const pair aggregate{map(), no_head};
+        publish(t, tile_status::aggregate, aggregate);
+        want = seg(want, aggregate);
+      }
+      ASSERT_EQ(onepass::lookback::lookback_window<4>(state, tiles - 1, compose{}), want.value);
+      affine value{};
+      std::uint32_t tag = 99;
+      ASSERT_EQ(state.try_read(0, value, tag), tile_status::prefix);
+      ASSERT_EQ(tag, keeps_kind ? kind : 0u) << "the kind rides as the PREFIX's tag, with gaps only";
+      if (aggregates > 0) {
+        ASSERT_EQ(state.try_read(1, value, tag), tile_status::aggregate);
+        ASSERT_EQ(tag, static_cast<std::uint32_t>(no_head));
+      }
     }
-    ASSERT_EQ(value_only::pair_of(folded_value).value, folded.value);
-    ASSERT_EQ(value_only::pair_of(folded_value).head, onepass::detail::segment_head);
-    ASSERT_EQ(with_kind::pair_of(with_kind::of(folded)).head, kind);  // the kind survives the pair
+  }
+}
+
+// items_in_gaps (the bit-parallel form of the kernels' gap test) against the item-by-item
+// rule: an item is in a gap when its last head at or before it begins a gap, or, with no
+// head at or before it, when the seed comes from a gap. Every heads/gaps pattern of 8
+// items, random ones of 1, 12, 16 and 32.
+template <int N>
+unsigned items_in_gaps_by_item(unsigned heads, unsigned gaps, bool seed_in_gap) {
+  unsigned out = 0;
+  bool in_gap = seed_in_gap;
+  for (int i = 0; i < N; ++i) {
+    if ((heads >> i) & 1u) in_gap = (gaps >> i) & 1u;
+    out |= static_cast<unsigned>(in_gap) << i;
+  }
+  return out;
+}
+
+template <int N>
+void check_items_in_gaps(unsigned heads, unsigned gaps) {
+  for (const bool seed : {false, true})
+    ASSERT_EQ(onepass::detail::items_in_gaps<N>(heads, gaps, seed), items_in_gaps_by_item<N>(heads, gaps, seed))
+        << "N " << N << " heads " << std::hex << heads << " gaps " << gaps << " seed " << seed;
+}
+
+TEST(SegmentedScanValidation, ItemsInGapsMatchesTheItemByItemRule) {
+  for (unsigned heads = 0; heads < 256; ++heads)
+    for (unsigned gaps = heads;; gaps = (gaps - 1) & heads) {  // every subset of heads
+      check_items_in_gaps<8>(heads, gaps);
+      if (gaps == 0) break;
+    }
+  std::mt19937_64 rng(23);
+  for (int i = 0; i < 20000; ++i) {
+    const auto heads = static_cast<unsigned>(rng()), gaps = heads & static_cast<unsigned>(rng());
+    // Sparse patterns too: long stretches between heads, where the rounds must carry far.
+    const unsigned sparse = heads & static_cast<unsigned>(rng()) & static_cast<unsigned>(rng());
+    check_items_in_gaps<1>(heads & 1u, gaps & 1u);
+    check_items_in_gaps<12>(heads & 0xfffu, gaps & 0xfffu);
+    check_items_in_gaps<16>(heads & 0xffffu, gaps & 0xffffu);
+    check_items_in_gaps<32>(heads, gaps);
+    check_items_in_gaps<32>(sparse, sparse & gaps);
+    check_items_in_gaps<16>(sparse & 0xffffu, sparse & gaps & 0xffffu);
   }
 }
 

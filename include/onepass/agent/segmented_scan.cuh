@@ -4,8 +4,9 @@
 //     (a, ha) . (b, hb) = hb ? (b, hb) : (a op b, ha)
 // which is associative whenever op is, so everything the plain scan does carries over:
 // the thread scans its items, the block scans the thread totals, and the tiles are
-// chained by the decoupled lookback (on descriptors holding the pair, or the value alone
-// where no gaps exist: segment_descriptor below). Two things are particular to segments:
+// chained by the decoupled lookback (on descriptors holding the value alone, and in forms
+// with gaps the head's kind as their tag: segment_descriptor below). Two things are
+// particular to segments:
 //   - A tile whose items contain a head knows its inclusive prefix without looking back
 //     (nothing before the last head matters), so it publishes PREFIX at once. Only tiles
 //     with no head at all publish an AGGREGATE, and a lookback walks back at most to the
@@ -76,41 +77,49 @@ struct segmented_op {
 // What a tile's descriptor carries. A tile that holds a head publishes PREFIX at once, so
 // an AGGREGATE is only ever published by a tile with no head, and a lookback, which folds
 // AGGREGATEs onto the nearest PREFIX, combines plain values: the pair operator reduces to
-// `op` there. The head's kind matters after the lookback only in forms with gaps (it tells
-// whether the items before the tile's first head are covered). Without gaps the
-// descriptor holds the value alone: one 64-bit word instead of two for 4-byte values, two
-// instead of four for 8-byte ones (the pair's padding included), so fewer words to
-// publish, poll and agree on.
+// `op` there, and the result's kind is the nearest PREFIX's. So every descriptor holds
+// the value alone (one 64-bit word for 4-byte values, two for 8-byte ones), and the
+// lookback folds values with `op`. The kind matters after the lookback only in forms with
+// gaps (it tells whether the items before the tile's first head are covered); there it
+// rides as the publication's tag (lookback/tile_state.cuh, "Tags") and the lookback
+// returns the PREFIX's (lookback_warp_tagged). Until 2026-11-26 the forms with gaps
+// published and folded whole pairs (twice the words, the pair operator in the warp's
+// fold), and the begin/end form's scan ran 16-20% slower than CSR's on one segment on an
+// H200 (docs/perf/segmented_scan.md, "Begin/end arrays: the kind as a tag").
+// Each descriptor in a 32-byte slot of its own (lookback/tile_state.cuh, "Spacing"): with
+// two to a sector the 8-byte value-only descriptors ran 1.5-2% slower on one segment,
+// uniform and power-law lengths on an H200 (docs/perf/segmented_scan.md, "Descriptors: the
+// value alone, a sector apart").
+inline constexpr int segment_descriptor_slot_words = 4;
 template <class T, bool KeepsKind>
-struct segment_descriptor {  // forms with gaps: the whole pair
-  using type = segmented_value<T>;
-  static ONEPASS_HD ONEPASS_FORCEINLINE type of(const segmented_value<T>& p) { return p; }
-  static ONEPASS_HD ONEPASS_FORCEINLINE segmented_value<T> pair_of(const type& d) { return d; }
-  template <class Op>
-  static ONEPASS_HD ONEPASS_FORCEINLINE segmented_op<Op> lookback_op(Op op) {
-    return {op};
+struct segment_descriptor {
+  using state = lookback::tile_state<T, segment_descriptor_slot_words>;
+  static ONEPASS_HD ONEPASS_FORCEINLINE void publish(const state& s, index_t tile, lookback::tile_status status,
+                                                     const segmented_value<T>& p) {
+    if constexpr (KeepsKind)
+      s.publish(tile, status, p.value, p.head);
+    else
+      s.publish(tile, status, p.value);
   }
-};
-template <class T>
-struct segment_descriptor<T, false> {  // no gaps: the value; the kind is always segment_head
-  using type = T;
-  static ONEPASS_HD ONEPASS_FORCEINLINE type of(const segmented_value<T>& p) { return p.value; }
-  static ONEPASS_HD ONEPASS_FORCEINLINE segmented_value<T> pair_of(const T& d) { return {d, segment_head}; }
-  template <class Op>
-  static ONEPASS_HD ONEPASS_FORCEINLINE Op lookback_op(Op op) {
-    return op;
+#if defined(__CUDACC__)
+  // The exclusive prefix of `tile` as a pair (the kind is segment_head without gaps).
+  template <int TilesPerLane, class Op>
+  static __device__ ONEPASS_FORCEINLINE segmented_value<T> look_back(const state& s, index_t tile, Op op,
+                                                                     unsigned backoff_ns) {
+    if constexpr (KeepsKind) {
+      std::uint32_t kind = no_head;
+      const T value = lookback::lookback_warp_tagged<TilesPerLane>(s, tile, op, kind, backoff_ns);
+      return {value, kind};
+    } else {
+      return {lookback::lookback_warp<TilesPerLane>(s, tile, op, backoff_ns), segment_head};
+    }
   }
+#endif
 };
-// The descriptors of a head source's kernels, each in a 32-byte slot of its own
-// (lookback/tile_state.cuh, "Spacing"): with two to a sector the 8-byte value-only
-// descriptors ran 1.5-2% slower on one segment, uniform and power-law lengths on an H200
-// (docs/perf/segmented_scan.md, "Descriptors: the value alone, a sector apart").
 template <class T, class Heads>
 using segment_descriptor_for = segment_descriptor<T, Heads::has_gaps>;
-inline constexpr int segment_descriptor_slot_words = 4;
 template <class T, class Heads>
-using segment_tile_state =
-    lookback::tile_state<typename segment_descriptor_for<T, Heads>::type, segment_descriptor_slot_words>;
+using segment_tile_state = typename segment_descriptor_for<T, Heads>::state;
 
 // A thread's N items in blocked order: bit i of `heads` is set when item i begins a
 // segment or a gap, bit i of `gaps` when it begins a gap (a subset of heads).
@@ -118,6 +127,27 @@ struct thread_heads {
   unsigned heads;
   unsigned gaps;
 };
+
+// Which of a thread's N items lie in a gap (bit i: item i is not to be written): those
+// whose last head at or before them begins a gap, and, when `seed_in_gap` (the items
+// before the thread come from a gap), those before its first head. `heads` and `gaps` as
+// in thread_heads (gaps a subset of heads). Bit-parallel: each round lets a gap reach
+// `shift` items further, up to the next head — log2(N) rounds of a few instructions,
+// where tracking the kind item by item cost the begin/end form a third more instructions
+// a tile than CSR offsets and made its int32 scan ALU-bound on an H200
+// (docs/perf/segmented_scan.md, "Begin/end arrays").
+template <int N>
+ONEPASS_HD ONEPASS_FORCEINLINE constexpr unsigned items_in_gaps(unsigned heads, unsigned gaps, bool seed_in_gap) {
+  static_assert(N >= 1 && N <= 32, "a thread's items are one 32-bit mask");
+  constexpr unsigned all = N == 32 ? ~0u : (1u << N) - 1u;
+  unsigned in_gap = gaps;      // bit i: the last head at or before i that is known begins a gap
+  unsigned known = heads;      // bit i: some head at or before i is known
+  for (int shift = 1; shift < N; shift *= 2) {
+    in_gap |= (in_gap << shift) & ~known;
+    known |= known << shift;
+  }
+  return (in_gap | (seed_in_gap ? ~known : 0u)) & all;
+}
 
 #if defined(__CUDACC__)
 // The thread's own part of a tile, shared by both agents (this one-tile kernel and
@@ -188,15 +218,11 @@ __device__ ONEPASS_FORCEINLINE unsigned finish_thread_segments(T (&items)[N], co
   }
   const int first_head = h.heads ? __ffs(h.heads) - 1 : N;
   unsigned uncovered = 0;
-  std::uint32_t kind = has_seed ? seed.head : segment_head;
+  if constexpr (HasGaps) uncovered = items_in_gaps<N>(h.heads, h.gaps, has_seed && seed.head == gap_head);
   T previous = seed.value;  // the inclusive result before item i (exclusive scans)
 #pragma unroll
   for (int i = 0; i < N; ++i) {
     const bool head = (h.heads >> i) & 1u;
-    if constexpr (HasGaps) {
-      if (head) kind = ((h.gaps >> i) & 1u) ? gap_head : segment_head;
-      uncovered |= static_cast<unsigned>(kind == gap_head) << i;
-    }
     if (i < first_head && has_seed) items[i] = op(seed.value, items[i]);
     if constexpr (Exclusive) {
       const T inclusive = items[i];
@@ -875,23 +901,22 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     if (aggregate.head != no_head) {
       if (leader) {
         delay(tile, lookback::tile_status::prefix);
-        state.publish(tile, lookback::tile_status::prefix, descriptor::of(aggregate));
+        descriptor::publish(state, tile, lookback::tile_status::prefix, aggregate);
       }
     } else if (leader) {
       delay(tile, lookback::tile_status::aggregate);
-      state.publish(tile, lookback::tile_status::aggregate, descriptor::of(aggregate));
+      descriptor::publish(state, tile, lookback::tile_status::aggregate, aggregate);
     }
     if (needs_prefix) {  // never tile 0: its first item is a head
       // The warp's items wait in its exchange slots during the lookback: held in
       // registers beside the lookback's, they set the kernel's register peak (8-byte
       // values spilled under the 4-blocks-per-SM cap; docs/perf/segmented_scan.md).
       exchange.save_blocked(items);
-      const pair prefix =
-          descriptor::pair_of(lookback::lookback_warp(state, tile, descriptor::lookback_op(op), backoff_ns));
+      const pair prefix = descriptor::template look_back<1>(state, tile, op, backoff_ns);
       if (leader) {
         if (aggregate.head == no_head) {
           delay(tile, lookback::tile_status::prefix);
-          state.publish(tile, lookback::tile_status::prefix, descriptor::of(seg(prefix, aggregate)));
+          descriptor::publish(state, tile, lookback::tile_status::prefix, seg(prefix, aggregate));
         }
         shared.tile_prefix = prefix;
       }

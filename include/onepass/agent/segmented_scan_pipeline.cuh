@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(BlockThreads,
       const auto status =
           r.aggregate.head != no_head ? lookback::tile_status::prefix : lookback::tile_status::aggregate;
       delay(tile, status);
-      state.publish(tile, status, descriptor::of(r.aggregate));
+      descriptor::publish(state, tile, status, r.aggregate);
     }
   };
 
@@ -167,12 +167,11 @@ __global__ void __launch_bounds__(BlockThreads,
     scan_thread_segments<Heads::has_gaps>(items, h, op);
     const pair& aggregate = reduced_a.aggregate;
     if (warp == 0 && !(shfl_idx(h.heads, 0) & 1u)) {  // the tile's first item needs what precedes it
-      const pair prefix = descriptor::pair_of(
-          lookback::lookback_warp<LookbackTilesPerLane>(state, tile, descriptor::lookback_op(op), backoff_ns));
+      const pair prefix = descriptor::template look_back<LookbackTilesPerLane>(state, tile, op, backoff_ns);
       if (lane_id() == 0) {
         if (aggregate.head == no_head) {  // else its PREFIX went out at B
           delay(tile, lookback::tile_status::prefix);
-          state.publish(tile, lookback::tile_status::prefix, descriptor::of(seg(prefix, aggregate)));
+          descriptor::publish(state, tile, lookback::tile_status::prefix, seg(prefix, aggregate));
         }
         tile_prefix = prefix;
       }

@@ -61,12 +61,10 @@ struct segmented_scan_plan {
   // to 16 bytes] and, for the offsets form, [begins bitmap][ends bitmap], each padded to
   // 16 bytes. One memset clears it all.
   static constexpr std::size_t counter_bytes = 16;
-  // Sized for pair descriptors (forms with gaps, segment_descriptor); the value alone
-  // (forms without) is never wider, so it uses the first part of the same space.
+  // Every form's descriptors hold the value alone (forms with gaps carry the head's kind
+  // as a tag in the same words: segment_descriptor).
   static constexpr std::size_t descriptor_bytes(index_t n) {
-    using pair_state = lookback::tile_state<segmented_value<T>, segment_descriptor_slot_words>;
-    static_assert(pair_state::slot_words >= lookback::tile_state<T, segment_descriptor_slot_words>::slot_words);
-    return round16(pair_state::bytes(num_descriptors(n)));
+    return round16(segment_descriptor<T, false>::state::bytes(num_descriptors(n)));
   }
   static constexpr std::size_t bitmap_bytes(index_t n) {
     return round16(static_cast<std::size_t>((n + 31) / 32) * sizeof(std::uint32_t));

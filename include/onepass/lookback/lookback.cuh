@@ -182,9 +182,14 @@ ONEPASS_HD std::uint32_t lookback_counts(const count_state<Interleave>& state, i
 // a little for 4-byte values; 128 and 256 lost everywhere, every poll then reading and
 // folding 1-2 KiB of descriptors (docs/perf/scan.md). TilesPerLane == 1 is the classic
 // one-tile-per-lane walk.
-template <int TilesPerLane = 1, class T, int SlotWords, class Op>
-__device__ T lookback_warp(const tile_state<T, SlotWords>& state, index_t tile, Op op,
-                           unsigned first_backoff_ns = 32) {
+//
+// WithTag: the walk also returns, in `prefix_tag`, the tag of the PREFIX that ended it
+// (tile_state, "Tags"); the AGGREGATEs' tags are not read. For values whose tag is
+// decided by the nearest PREFIX alone (the segmented scan's head kind: only tiles with no
+// head publish AGGREGATEs), so that the warp folds plain values.
+template <int TilesPerLane, bool WithTag, class T, int SlotWords, class Op>
+__device__ T lookback_warp_walk(const tile_state<T, SlotWords>& state, index_t tile, Op op, unsigned first_backoff_ns,
+                                std::uint32_t& prefix_tag) {
   static_assert(TilesPerLane >= 1, "a lane reads at least one tile");
   constexpr int K = TilesPerLane;
   constexpr int window = 32 * K;
@@ -195,6 +200,7 @@ __device__ T lookback_warp(const tile_state<T, SlotWords>& state, index_t tile, 
   for (;;) {
     const index_t lane_first = window_end - (window - 1) + static_cast<index_t>(lane) * K;
     T values[K];
+    std::uint32_t lane_tag = 0;  // WithTag: the tag of this lane's highest PREFIX
     int top_prefix, top_invalid;  // highest window position (0 ... window - 1) of each; -1: none
     unsigned ns = first_backoff_ns;
     for (;;) {
@@ -203,7 +209,13 @@ __device__ T lookback_warp(const tile_state<T, SlotWords>& state, index_t tile, 
       for (int k = 0; k < K; ++k) {
         values[k] = T{};
         tile_status s = tile_status::prefix;  // tiles before 0 never count: tile 0 is PREFIX
-        if (lane_first + k >= 0) s = state.try_read(lane_first + k, values[k]);
+        if constexpr (WithTag) {
+          std::uint32_t tag = 0;
+          if (lane_first + k >= 0) s = state.try_read(lane_first + k, values[k], tag);
+          if (s == tile_status::prefix) lane_tag = tag;
+        } else {
+          if (lane_first + k >= 0) s = state.try_read(lane_first + k, values[k]);
+        }
         if (s == tile_status::prefix) lane_prefix = lane * K + k;
         if (s == tile_status::invalid) lane_invalid = lane * K + k;
       }
@@ -224,9 +236,27 @@ __device__ T lookback_warp(const tile_state<T, SlotWords>& state, index_t tile, 
     const T folded = detail::shfl_idx(suffix, first / K);
     running = have_running ? op(folded, running) : folded;
     have_running = true;
-    if (top_prefix >= 0) return running;
+    if (top_prefix >= 0) {
+      if constexpr (WithTag) prefix_tag = detail::shfl_idx(lane_tag, top_prefix / K);
+      return running;
+    }
     window_end -= window;
   }
+}
+
+template <int TilesPerLane = 1, class T, int SlotWords, class Op>
+__device__ ONEPASS_FORCEINLINE T lookback_warp(const tile_state<T, SlotWords>& state, index_t tile, Op op,
+                                              unsigned first_backoff_ns = 32) {
+  std::uint32_t unused;
+  return lookback_warp_walk<TilesPerLane, false>(state, tile, op, first_backoff_ns, unused);
+}
+
+// lookback_warp for tagged publications: also returns the tag of the PREFIX that ended
+// the walk (see WithTag above).
+template <int TilesPerLane = 1, class T, int SlotWords, class Op>
+__device__ ONEPASS_FORCEINLINE T lookback_warp_tagged(const tile_state<T, SlotWords>& state, index_t tile, Op op,
+                                                     std::uint32_t& prefix_tag, unsigned first_backoff_ns = 32) {
+  return lookback_warp_walk<TilesPerLane, true>(state, tile, op, first_backoff_ns, prefix_tag);
 }
 #endif
 

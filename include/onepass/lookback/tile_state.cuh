@@ -81,14 +81,24 @@ class tile_state {
       : words_(static_cast<descriptor_word*>(words) + static_cast<index_t>(i) * words_per_tile),
         stride_(static_cast<index_t>(count) * words_per_tile) {}
 
-  // Makes `value` with status `s` visible to readers of `tile`. A tile publishes at most
-  // once per status, AGGREGATE (optional) before PREFIX.
-  ONEPASS_HD ONEPASS_FORCEINLINE void publish(index_t tile, tile_status s, const T& value) const {
+  // Tags. A publication may carry a small tag beside its value (at most max_tag), held in
+  // the status half of every word above the status's two bits: it costs no word of its
+  // own, and a reader gets it from the same single-copy-atomic words as the value, so the
+  // argument above covers it (all words agree on status and tag, or the read is INVALID).
+  static constexpr int status_bits = 2;
+  static constexpr std::uint32_t max_tag = (1u << (32 - status_bits)) - 1;
+  static constexpr std::uint32_t status_mask = (1u << status_bits) - 1;
+
+  // Makes `value` with status `s` (and `tag`) visible to readers of `tile`. A tile
+  // publishes at most once per status, AGGREGATE (optional) before PREFIX.
+  ONEPASS_HD ONEPASS_FORCEINLINE void publish(index_t tile, tile_status s, const T& value,
+                                              std::uint32_t tag = 0) const {
     std::uint32_t chunks[words_per_tile] = {};
     std::memcpy(chunks, &value, sizeof(T));
-    const descriptor_word tag = static_cast<descriptor_word>(s) << 32;
+    const descriptor_word high = static_cast<descriptor_word>(tag << status_bits | static_cast<std::uint32_t>(s))
+                                 << 32;
     for (int w = 0; w < words_per_tile; ++w) {
-      word(tile, w).store(tag | chunks[w], cuda::std::memory_order_relaxed);
+      word(tile, w).store(high | chunks[w], cuda::std::memory_order_relaxed);
     }
   }
 
@@ -106,25 +116,39 @@ class tile_state {
   }
 
   // Reads `tile`'s descriptor. Returns INVALID (and leaves `value` alone) until the tile
-  // has published, or while its words disagree during an AGGREGATE -> PREFIX update.
+  // has published, or while its words disagree during an AGGREGATE -> PREFIX update. A
+  // publication's tag is dropped.
   ONEPASS_HD ONEPASS_FORCEINLINE tile_status try_read(index_t tile, T& value) const {
+    return static_cast<tile_status>(read(tile, value) & status_mask);
+  }
+
+  // The same, and sets `tag` to the publication's tag (left alone while INVALID).
+  ONEPASS_HD ONEPASS_FORCEINLINE tile_status try_read(index_t tile, T& value, std::uint32_t& tag) const {
+    const std::uint32_t high = read(tile, value);
+    if (high != 0) tag = high >> status_bits;
+    return static_cast<tile_status>(high & status_mask);
+  }
+
+ private:
+  // The status half the words of `tile` agree on (status and tag), 0 (INVALID) if they
+  // do not; sets `value` unless 0.
+  ONEPASS_HD ONEPASS_FORCEINLINE std::uint32_t read(index_t tile, T& value) const {
     descriptor_word words[words_per_tile];
     for (int w = 0; w < words_per_tile; ++w) {
       words[w] = word(tile, w).load(cuda::std::memory_order_relaxed);
     }
-    const std::uint32_t status = static_cast<std::uint32_t>(words[0] >> 32);
+    const std::uint32_t high = static_cast<std::uint32_t>(words[0] >> 32);
     for (int w = 1; w < words_per_tile; ++w) {
-      if (static_cast<std::uint32_t>(words[w] >> 32) != status) return tile_status::invalid;
+      if (static_cast<std::uint32_t>(words[w] >> 32) != high) return 0;
     }
-    if (status != static_cast<std::uint32_t>(tile_status::invalid)) {
+    if (high != 0) {
       std::uint32_t chunks[words_per_tile];
       for (int w = 0; w < words_per_tile; ++w) chunks[w] = static_cast<std::uint32_t>(words[w]);
       std::memcpy(&value, chunks, sizeof(T));
     }
-    return static_cast<tile_status>(status);
+    return high;
   }
 
- private:
   ONEPASS_HD ONEPASS_FORCEINLINE cuda::atomic_ref<descriptor_word, cuda::thread_scope_device> word(
       index_t tile, int w) const {
     return cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(words_[tile * stride_ + w]);
