@@ -85,7 +85,7 @@ struct segmented_op {
 // returns the PREFIX's (lookback_warp_tagged). Until 2026-11-26 the forms with gaps
 // published and folded whole pairs (twice the words, the pair operator in the warp's
 // fold), and the begin/end form's scan ran 16-20% slower than CSR's on one segment on an
-// H200 (docs/perf/segmented_scan.md, "Begin/end arrays: the kind as a tag").
+// H200 (docs/perf/segmented_scan.md, "Begin/end arrays: where the time went").
 // Each descriptor in a 32-byte slot of its own (lookback/tile_state.cuh, "Spacing"): with
 // two to a sector the 8-byte value-only descriptors ran 1.5-2% slower on one segment,
 // uniform and power-law lengths on an H200 (docs/perf/segmented_scan.md, "Descriptors: the
@@ -135,7 +135,7 @@ struct thread_heads {
 // `shift` items further, up to the next head — log2(N) rounds of a few instructions,
 // where tracking the kind item by item cost the begin/end form a third more instructions
 // a tile than CSR offsets and made its int32 scan ALU-bound on an H200
-// (docs/perf/segmented_scan.md, "Begin/end arrays").
+// (docs/perf/segmented_scan.md, "Begin/end arrays: where the time went").
 template <int N>
 ONEPASS_HD ONEPASS_FORCEINLINE constexpr unsigned items_in_gaps(unsigned heads, unsigned gaps, bool seed_in_gap) {
   static_assert(N >= 1 && N <= 32, "a thread's items are one 32-bit mask");
