@@ -182,15 +182,24 @@ TEST(SegmentedScan, OtherFlagTypesAndAnUnsetFirstFlag) {
   expect_equal(want, out.download(), "int flags");
 }
 
+// The reference over begin/end ranges as a poisoned `out` must end: items in no segment
+// keep device_buffer's poison (0xA5 bytes).
+template <class T>
+std::vector<T> reference_over_poison(const std::vector<T>& values, const std::vector<long long>& begin,
+                                     const std::vector<long long>& end, kind k, T init) {
+  std::vector<T> want(values.size());
+  std::memset(want.data(), 0xA5, want.size() * sizeof(T));
+  reference_segmented_scan(values, begin, end, k, init, plus{}, want);
+  return want;
+}
+
 // begin/end offsets with gaps before, between and after the segments, empty segments:
 // items in no segment keep what out held.
 template <class T>
 void check_gaps(long long n, segment_distribution d, kind k, std::uint64_t seed) {
   const auto values = random_vector<T>(n, seed);
   const auto ranges = with_gaps(csr_offsets(segment_lengths(d, n, seed + 1)), seed + 2);
-  std::vector<T> want(static_cast<std::size_t>(n));
-  std::memset(want.data(), 0xA5, want.size() * sizeof(T));  // the poison of out
-  reference_segmented_scan(values, ranges.begin, ranges.end, k, T{2}, plus{}, want);
+  const auto want = reference_over_poison(values, ranges.begin, ranges.end, k, T{2});
   device_buffer<T> in(values), out(n);
   device_buffer<long long> b(ranges.begin), e(ranges.end);
   const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size())};
@@ -263,10 +272,8 @@ TEST(SegmentedScan, CsrOffsetsWithLeadingAndTrailingGaps) {
         if (b > 0) offsets.push_back(lo + b);
       offsets.push_back(hi);
       const auto values = random_vector<long long>(n, ++seed);
-      std::vector<long long> want(static_cast<std::size_t>(n));
-      std::memset(want.data(), 0xA5, want.size() * sizeof(long long));  // the poison of out
-      reference_segmented_scan(values, std::vector<long long>(offsets.begin(), offsets.end() - 1),
-                               std::vector<long long>(offsets.begin() + 1, offsets.end()), k, 7ll, plus{}, want);
+      const std::vector<long long> begins(offsets.begin(), offsets.end() - 1), ends(offsets.begin() + 1, offsets.end());
+      const auto want = reference_over_poison(values, begins, ends, k, 7ll);
       device_buffer<long long> in(values), out(n);
       device_buffer<long long> d_off(offsets);
       const auto csr = csr_segments(d_off.get(), static_cast<index_t>(offsets.size()) - 1);
@@ -278,10 +285,7 @@ TEST(SegmentedScan, CsrOffsetsWithLeadingAndTrailingGaps) {
       expect_equal(want, out.download(), label<long long>("CSR with gaps", n, segment_distribution::uniform_1_1000, k));
       // int32 values too: the 4-byte row's tiles and agent choice differ.
       const auto values32 = random_vector<int>(n, ++seed);
-      std::vector<int> want32(static_cast<std::size_t>(n));
-      std::memset(want32.data(), 0xA5, want32.size() * sizeof(int));
-      reference_segmented_scan(values32, std::vector<long long>(offsets.begin(), offsets.end() - 1),
-                               std::vector<long long>(offsets.begin() + 1, offsets.end()), k, 7, plus{}, want32);
+      const auto want32 = reference_over_poison(values32, begins, ends, k, 7);
       device_buffer<int> in32(values32), out32(n);
       out32.poison();
       if (k == kind::exclusive)
@@ -547,7 +551,8 @@ void check_stalled(long long n, segment_distribution d, unsigned salt) {
   device_buffer<std::uint8_t> d_flags(flags);
   device_buffer<int> d_keys(keys_of<int>(offsets, n, salt + 2));
   using plan = onepass::detail::segmented_scan_plan_for<T, Tuning>;
-  device_buffer<unsigned char> ws(static_cast<long long>(plan::workspace_bytes(n)));
+  // Sized for the offsets form, the largest of the three (head flags and keys use its start).
+  device_buffer<unsigned char> ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
   const workspace w{ws.get(), static_cast<std::size_t>(ws.size())};
   out.poison();
   onepass::detail::segmented_scan_launch<false, Tuning>(in.get(), n, out.get(),
@@ -564,16 +569,12 @@ void check_stalled(long long n, segment_distribution d, unsigned salt) {
   // Begin/end arrays with gaps: a gap's kind crosses tiles as the tag of their descriptors
   // (one trimmed segment leaves gaps many tiles long before and after it).
   const auto ranges = with_gaps(offsets, salt + 3);
-  std::vector<T> want_gaps(static_cast<std::size_t>(n));
-  std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // the poison of out
-  reference_segmented_scan(values, ranges.begin, ranges.end, kind::inclusive, T{}, plus{}, want_gaps);
+  const auto want_gaps = reference_over_poison(values, ranges.begin, ranges.end, kind::inclusive, T{});
   device_buffer<long long> b(ranges.begin), e(ranges.end);
   const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size())};
-  device_buffer<unsigned char> offsets_ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
   out.poison();
-  onepass::detail::segmented_scan_offsets_dispatch<false, Tuning>(
-      in.get(), n, out.get(), segs, T{}, plus{}, workspace{offsets_ws.get(), static_cast<std::size_t>(offsets_ws.size())},
-      nullptr, stall_some_tiles{salt});
+  onepass::detail::segmented_scan_offsets_dispatch<false, Tuning>(in.get(), n, out.get(), segs, T{}, plus{}, w,
+                                                                  nullptr, stall_some_tiles{salt});
   ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
   expect_equal(want_gaps, out.download(), std::string("stalled begin/end with gaps ") + distribution_name(d));
 }
@@ -638,9 +639,7 @@ void check_pipelined(long long n, segment_distribution d, kind k, std::uint64_t 
 
   // Gaps: items in no segment keep the poison.
   const auto ranges = with_gaps(offsets, seed + 2);
-  std::vector<T> want_gaps(static_cast<std::size_t>(n));
-  std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // the poison of out
-  reference_segmented_scan(values, ranges.begin, ranges.end, k, init, plus{}, want_gaps);
+  const auto want_gaps = reference_over_poison(values, ranges.begin, ranges.end, k, init);
   device_buffer<long long> b(ranges.begin), e(ranges.end);
   const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size())};
   run([&](auto ex) {

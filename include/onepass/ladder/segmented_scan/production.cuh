@@ -18,8 +18,8 @@ namespace onepass::ladder {
 struct segmented_scan_production {
   static constexpr const char* id = "onepass";
   static constexpr const char* summary =
-      "production: one pass, decoupled lookback on (value, head) pairs (the value alone without gaps); a tile "
-      "holding a head never looks back";
+      "production: one pass, decoupled lookback on (value, head) pairs (descriptors hold the value, the head's kind "
+      "as a tag); a tile holding a head never looks back";
   static constexpr bool has_flags = true, has_offsets = true, has_by_key = true, has_begin_end = true;
 
   // The offsets forms need the most (their head bitmaps), CSR and begin/end alike: the
