@@ -5,7 +5,9 @@
 // every output verified before it is timed, timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
-//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all] [all|offsets|bykey_prefetch|cap|gaps|split=all]
+//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all]
+//                               [all|offsets|bykey_prefetch|cap|gaps|split|marking=all]
+//                               [distribution=all]
 // "offsets" runs the offsets form's rows only, on every distribution (all_32 and
 // with_empty too); "bykey_prefetch" scan by key's production shape at L2 prefetch
 // distances of 0, 1, 2 and 4 MiB (and CUB's scan by key); "cap" the production shape
@@ -15,7 +17,9 @@
 // pipelined agent (production) against one tile per block, alternated twice, on every
 // distribution; "split" CSR and begin/end arrays (no gaps) with their marking and their
 // scan timed apart, and begin/end's scan with the value-alone descriptors, alternated
-// twice, on every distribution.
+// twice, on every distribution; "marking" the marking kernel alone, production's shape
+// against others, on CSR, begin/end and begin/end with gaps. A fourth argument (all_1, all_32, uniform_1_1000,
+// power_law, one_segment, with_empty) runs that distribution alone (for a profiler).
 // int32 values at n and int64 values at n / 2, uint8 head flags, int32 keys for the by-key rows, inclusive sums. Rates
 // are bytes moved (values read and written, plus flags, keys or offsets read) over the
 // time, as a fraction of the plain production scan's rate in the same run (the issue's
@@ -142,6 +146,7 @@ struct sweep {
   bool cap = false;             // the production shape capped against uncapped only
   bool gaps = false;            // the offsets forms, pipelined (production) against one tile per block only
   bool split = false;           // CSR and begin/end, their marking and their scan timed apart
+  bool marking = false;         // the marking kernel alone: production's shape against others
 
   // A distribution's boundaries on the device, as CSR offsets and as begin/end arrays.
   struct device_offsets {
@@ -237,6 +242,79 @@ struct sweep {
     }
   }
 
+  // The marking alone (the memset and the kernel, as mark_offsets runs them) on CSR
+  // offsets, begin/end arrays and begin/end arrays with gaps: production's shape against
+  // other shapes of the kernel, alternated twice. Every candidate's bitmaps and error word
+  // are compared with production's before it is timed. Rate: offsets read over the time, as
+  // a fraction of the copy's.
+  void marking_rows(const device_offsets& d, const std::vector<long long>& offsets) {
+    using Row = tuning::default_segmented_scan_tuning<T>;
+    using plan = onepass::detail::segmented_scan_plan_for<T, Row>;
+    bench::device_array<unsigned char> ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
+    const onepass::detail::offsets_workspace<T, Row> parts{ws.get(), n};
+    const auto ranges = test::with_gaps(offsets, 13);
+    bench::device_array<long long> gap_begins(static_cast<long long>(ranges.begin.size())),
+        gap_ends(static_cast<long long>(ranges.end.size()));
+    gap_begins.upload(ranges.begin);
+    gap_ends.upload(ranges.end);
+    struct form {
+      const char* name;
+      segment_offsets<long long> segments;
+      double bytes;
+    };
+    const double separate_bytes = 16.0 * static_cast<double>(d.csr.count);
+    const form forms[] = {{"CSR", d.csr, d.csr_bytes},
+                          {"begin/end", d.separate, separate_bytes},
+                          {"begin/end, gaps", {gap_begins.get(), gap_ends.get(), d.csr.count}, separate_bytes}};
+    using launcher = void (*)(const segment_offsets<long long>&, index_t, std::uint32_t*, std::uint32_t*,
+                              unsigned long long*, cudaStream_t);
+    struct candidate {
+      const char* name;
+      launcher launch;
+    };
+    // Production first: the reference every other row's bitmaps are compared with.
+    const candidate candidates[] = {
+        {"production (warp 256 x 8, window 512)", &onepass::detail::launch_mark_segments<long long>},
+        {"warp 256 x 4, window 256, min 6", &onepass::detail::launch_mark_segments_shaped<256, 4, 256, 6, long long>},
+        {"warp 128 x 16, window 1024, min 4",
+         &onepass::detail::launch_mark_segments_shaped<128, 16, 1024, 4, long long>},
+        {"warp 256 x 8, window 128, min 4", &onepass::detail::launch_mark_segments_shaped<256, 8, 128, 4, long long>},
+    };
+    const std::size_t bitmap_bytes = plan::bitmap_bytes(n);
+    for (const form& f : forms) {
+      const bool csr = onepass::detail::is_csr(f.segments);
+      const std::size_t cleared = csr ? plan::workspace_bytes(n) + bitmap_bytes : plan::offsets_workspace_bytes(n);
+      const std::size_t compared = (csr ? 1 : 2) * bitmap_bytes;
+      auto run = [&](const candidate& c) {
+        ONEPASS_CUDA_TRY(cudaMemsetAsync(ws.get(), 0, cleared, time.stream()));
+        c.launch(f.segments, n, parts.begins(), csr ? nullptr : parts.ends(), parts.error(), time.stream());
+      };
+      auto result = [&] {
+        ONEPASS_CUDA_TRY(cudaDeviceSynchronize());
+        std::vector<std::uint32_t> bits(compared / sizeof(std::uint32_t) + 1);
+        ONEPASS_CUDA_TRY(cudaMemcpy(bits.data(), parts.begins(), compared, cudaMemcpyDeviceToHost));
+        unsigned long long e = 0;
+        ONEPASS_CUDA_TRY(cudaMemcpy(&e, parts.error(), sizeof e, cudaMemcpyDeviceToHost));
+        bits.back() = static_cast<std::uint32_t>(e) ^ static_cast<std::uint32_t>(e >> 32);
+        return bits;
+      };
+      run(candidates[0]);
+      const std::vector<std::uint32_t> want = result();
+      for (int round = 0; round < 2; ++round)
+        for (const candidate& c : candidates) {
+          run(c);
+          if (result() != want) {
+            std::printf("  %-16s %-36s FAILED: bitmaps or error word differ from production's\n", f.name, c.name);
+            ++failures;
+            continue;
+          }
+          const auto t = time.run([&] { run(c); });
+          std::printf("  %-16s %-36s %7.3f ms  %5.1f%% of the copy (offsets read)\n", f.name, c.name, t.median,
+                      100 * (f.bytes / t.median / 1e6) / copy_gbps);
+        }
+    }
+  }
+
   // The offsets form (production tuning): both workspace-style rows, the simple style, and
   // the CSR marking alone (its memset and kernel, as the production call runs them).
   void offsets_form(const std::vector<long long>& offsets, const std::vector<T>& want) {
@@ -261,6 +339,10 @@ struct sweep {
     const auto flags = test::head_flags_of(offsets, n);
     const auto want = test::reference_segmented_scan(values, flags, test::kind::inclusive, T{}, plus{});
     std::printf(" %s (%zu segments)\n", test::distribution_name(d), offsets.size() - 1);
+    if (marking) {
+      marking_rows(device_offsets(offsets), offsets);
+      return;
+    }
     if (split) {
       const device_offsets d(offsets);
       for (int round = 0; round < 2; ++round) split_rows<tuning::default_segmented_scan_tuning<T>>(d, want);
@@ -419,18 +501,29 @@ int main(int argc, char** argv) try {
   const std::string types = argc > 2 ? argv[2] : "all";
   const std::string forms = argc > 3 ? argv[3] : "all";
   if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "cap" && forms != "gaps" &&
-      forms != "split")
-    throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch, cap, gaps or split, not " +
+      forms != "split" && forms != "marking")
+    throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch, cap, gaps, split or marking, not " +
                                 forms);
   if (types != "all" && types != "int32" && types != "int64")
     throw std::invalid_argument("the second argument is int32, int64 or all, not " + types);
   int failures = 0;
   using dist = test::segment_distribution;
-  const std::vector<dist> distributions =
-      forms == "offsets" || forms == "gaps" || forms == "split"
+  std::vector<dist> distributions =
+      forms == "offsets" || forms == "gaps" || forms == "split" || forms == "marking"
           ? std::vector<dist>{dist::one_segment, dist::uniform_1_1000, dist::power_law, dist::all_1, dist::all_32,
                               dist::with_empty}
           : std::vector<dist>{dist::one_segment, dist::uniform_1_1000, dist::power_law, dist::all_1};
+  if (argc > 4 && std::string(argv[4]) != "all") {
+    const std::string only = argv[4];
+    bool known = false;
+    for (dist d : {dist::all_1, dist::all_32, dist::uniform_1_1000, dist::power_law, dist::one_segment,
+                   dist::with_empty})
+      if (only == test::distribution_name(d)) {
+        distributions = {d};
+        known = true;
+      }
+    if (!known) throw std::invalid_argument("no segment-length distribution named " + only);
+  }
   if (types != "int64") {
     sweep<int> s(n, time);
     s.offsets_only = forms == "offsets";
@@ -438,6 +531,7 @@ int main(int argc, char** argv) try {
     s.cap = forms == "cap";
     s.gaps = forms == "gaps";
     s.split = forms == "split";
+    s.marking = forms == "marking";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }
@@ -448,6 +542,7 @@ int main(int argc, char** argv) try {
     s.cap = forms == "cap";
     s.gaps = forms == "gaps";
     s.split = forms == "split";
+    s.marking = forms == "marking";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   }

@@ -223,11 +223,11 @@ TEST(SegmentedScan, OffsetsWithGapsLeaveUncoveredItemsAlone) {
   }
 }
 
-// The offsets form's marking kernel works on chunks of 2048 segments and builds a chunk's
-// bitmap words in shared memory when its items span at most 4096 words (else it marks
-// global memory directly). Segments of one length around that limit (64 items), and
-// around one word, over a few chunks: CSR offsets (read once) and the same boundaries as
-// separate begin and end arrays.
+// The offsets form's marking kernel works on runs of 256 segments a warp (2048 a block)
+// and builds a run's bitmap words in the warp's shared-memory window when its items span
+// at most 512 words (else it marks global memory directly). Segments of one length around
+// that limit (64 items), and around one word, over a few blocks' worth: CSR offsets (read
+// once) and the same boundaries as separate begin and end arrays.
 TEST(SegmentedScan, OffsetsMarkingAcrossChunksAndSpans) {
   ONEPASS_REQUIRE_GPU();
   constexpr long long chunk = 2048;
@@ -249,6 +249,58 @@ TEST(SegmentedScan, OffsetsMarkingAcrossChunksAndSpans) {
     out.poison();
     segmented_inclusive_scan(in.get(), n, segment_offsets<long long>{b.get(), e.get(), count}, out.get());
     expect_equal(want, out.download(), "begin/end, segments of " + std::to_string(length));
+  }
+}
+
+// The marking loads a lane's 8 offsets as 16-byte vectors only where the array is 16-byte
+// aligned and the lane's run lies before the count; otherwise offset by offset. 8- and
+// 4-byte offsets, arrays at a 16-byte boundary and one element past it, counts that end a
+// lane's and a warp's run part way; begin/end arrays with gaps and CSR offsets.
+template <class Offset>
+void check_offset_loads(const std::vector<int>& values, const std::vector<long long>& offsets,
+                        const begin_end& ranges, const std::string& what) {
+  const long long n = static_cast<long long>(values.size());
+  const index_t count = static_cast<index_t>(ranges.begin.size());
+  const std::vector<long long> csr_begin(offsets.begin(), offsets.end() - 1), csr_end(offsets.begin() + 1, offsets.end());
+  const auto want_csr = reference_over_poison(values, csr_begin, csr_end, kind::inclusive, 0);
+  const auto want_gaps = reference_over_poison(values, ranges.begin, ranges.end, kind::inclusive, 0);
+  // Each array as given (cudaMalloc'd: 16-byte aligned) and behind one leading element
+  // (starting 4 or 8 bytes past a 16-byte boundary).
+  auto as_offsets = [](const std::vector<long long>& v, int lead) {
+    std::vector<Offset> r(v.size() + static_cast<std::size_t>(lead), Offset{0});
+    for (std::size_t i = 0; i < v.size(); ++i) r[i + static_cast<std::size_t>(lead)] = static_cast<Offset>(v[i]);
+    return r;
+  };
+  device_buffer<int> in(values), out(n);
+  for (int lead : {0, 1}) {
+    device_buffer<Offset> d_off(as_offsets(offsets, lead)), d_begin(as_offsets(ranges.begin, lead)),
+        d_end(as_offsets(ranges.end, lead));
+    const std::string label = what + (lead ? ", arrays one element past 16 bytes" : ", aligned arrays") + ", " +
+                              std::to_string(sizeof(Offset)) + "-byte offsets";
+    out.poison();
+    segmented_inclusive_scan(in.get(), n, csr_segments(d_off.get() + lead, count), out.get());
+    expect_equal(want_csr, out.download(), "CSR, " + label);
+    out.poison();
+    segmented_inclusive_scan(in.get(), n, segment_offsets<Offset>{d_begin.get() + lead, d_end.get() + lead, count},
+                             out.get());
+    expect_equal(want_gaps, out.download(), "begin/end with gaps, " + label);
+  }
+}
+
+TEST(SegmentedScan, OffsetsOfEveryWidthAndAlignment) {
+  ONEPASS_REQUIRE_GPU();
+  std::uint64_t seed = 5200;
+  for (long long n : {1ll, 300ll, 70001ll, (1ll << 20) + 3}) {
+    if (n > max_test_items()) continue;
+    for (segment_distribution d :
+         {segment_distribution::all_1, segment_distribution::with_empty, segment_distribution::uniform_1_1000}) {
+      const auto offsets = csr_offsets(segment_lengths(d, n, ++seed));
+      const auto ranges = with_gaps(offsets, ++seed);
+      const auto values = random_vector<int>(n, ++seed);
+      const std::string what = std::string(distribution_name(d)) + ", n = " + std::to_string(n);
+      check_offset_loads<long long>(values, offsets, ranges, what);
+      check_offset_loads<unsigned>(values, offsets, ranges, what);
+    }
   }
 }
 
@@ -438,8 +490,8 @@ TEST(SegmentedScan, BadOffsetsAreReportedAndNothingIsWritten) {
     EXPECT_EQ(first_written(out.download()), "") << c.fragment;
   }
   // CSR offsets (one array, which the marking kernel reads once and checks by a chain of
-  // comparisons) get the same reports; the last case has bad segments in two chunks of
-  // 2048 segments and must name the first.
+  // comparisons) get the same reports; the last case has bad segments in two runs of 256
+  // segments and must name the first.
   struct csr_case {
     std::vector<long long> offsets;
     const char* argument;

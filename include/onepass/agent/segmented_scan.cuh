@@ -579,27 +579,54 @@ struct bitmap_marker {
   }
 };
 
-// The marking kernel's work unit: a chunk of BlockThreads * SegmentsPerLane consecutive
-// segments. Its offsets are staged in shared memory (as 64-bit signed values, one unused
-// slot after every SegmentsPerLane so that a thread's run of slots starts on a different
-// bank than its neighbour's), then, once every thread holds its run in registers, the
-// same bytes hold the chunk's part of both bitmaps.
-template <int BlockThreads, int SegmentsPerLane>
-struct mark_segments_shape {
-  static constexpr int chunk = BlockThreads * SegmentsPerLane;
-  ONEPASS_HD static constexpr int slot(int i) { return i + i / SegmentsPerLane; }
-  // chunk + 1 begins (the last one is the next chunk's first, for the order check).
-  static constexpr int slots = slot(chunk) + 1;
-  // Bitmap words a chunk can build in shared memory: its segments' items must span at
-  // most this many words (32 items each), about 64 items a segment on average.
-  static constexpr int bitmap_words = 2 * chunk;
-  union storage {
-    long long offsets[2][slots];  // begins, ends (ends unused when end == begin + 1)
-    std::uint32_t bitmaps[2][bitmap_words];
-  };
-  static_assert(sizeof(std::uint32_t) * 2 * bitmap_words <= sizeof(long long) * 2 * slots,
-                "the bitmaps reuse the staging bytes");
-};
+// A lane's run of Count consecutive offsets starting at `index`: those at or past `count`
+// read as `tail`. Aligned: `p` is 16-byte aligned, so for 4- and 8-byte offsets whole runs
+// load as 16-byte vectors (each lane's run starts at a multiple of Count); other offset
+// types, runs that reach `count`, and unaligned arrays load offset by offset.
+template <int Count, class Offset>
+__device__ ONEPASS_FORCEINLINE void load_offset_run(const Offset* p, index_t index, index_t count, long long tail,
+                                                    bool aligned, long long (&out)[Count]) {
+  constexpr bool vectors = (sizeof(Offset) == 4 || sizeof(Offset) == 8) && Count * sizeof(Offset) % 16 == 0;
+  if constexpr (vectors) {
+    if (aligned && index + Count <= count) {
+      constexpr int per_vector = 16 / static_cast<int>(sizeof(Offset));
+      using vector = std::conditional_t<sizeof(Offset) == 8, longlong2, int4>;
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+      for (int v = 0; v < Count / per_vector; ++v) {
+        const vector x = *reinterpret_cast<const vector*>(p + index + v * per_vector);
+        if constexpr (sizeof(Offset) == 8) {
+          out[v * 2] = static_cast<long long>(static_cast<Offset>(x.x));
+          out[v * 2 + 1] = static_cast<long long>(static_cast<Offset>(x.y));
+        } else {
+          out[v * 4] = static_cast<long long>(static_cast<Offset>(x.x));
+          out[v * 4 + 1] = static_cast<long long>(static_cast<Offset>(x.y));
+          out[v * 4 + 2] = static_cast<long long>(static_cast<Offset>(x.z));
+          out[v * 4 + 3] = static_cast<long long>(static_cast<Offset>(x.w));
+        }
+      }
+      return;
+    }
+  }
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+  for (int u = 0; u < Count; ++u) out[u] = index + u < count ? static_cast<long long>(p[index + u]) : tail;
+}
+
+// Moves one word of a warp's bitmap window to the bitmap (clearing it for the next run):
+// a plain store for a word only this run marks, atomicOr for one it may share.
+__device__ ONEPASS_FORCEINLINE void write_window_word(std::uint32_t& window_word, std::uint32_t* bitmap_word,
+                                                      bool shared_word) {
+  const std::uint32_t bits = window_word;
+  window_word = 0;
+  if (bits == 0) return;
+  if (shared_word)
+    atomicOr(bitmap_word, bits);
+  else
+    *bitmap_word = bits;
+}
 
 // Checks every segment against n and its successor, and marks the first item of each
 // non-empty segment in `begins` and (unless Csr) the item after it, when inside the
@@ -607,101 +634,73 @@ struct mark_segments_shape {
 // not overlap: begin[s] <= end[s] <= begin[s + 1]. Csr: end == begin + 1 (one array of
 // boundaries), read once; the scan then needs no `ends` (csr_bitmap_heads).
 //
-// Per chunk of segments (docs/perf/segmented_scan.md, "The offsets form's marking"):
-//   1. the block stages the chunk's offsets in shared memory with coalesced loads;
-//   2. each thread takes SegmentsPerLane consecutive segments from there, checks them, and
-//      ORs the bits of its segments that fall into one word in a register;
-//   3. if the chunk's items span few enough words, the block builds its part of both
-//      bitmaps in shared memory (shared atomics), then writes it out with plain stores:
-//      no other chunk marks a word strictly inside the span (segments are in order), so
-//      only the span's first and last words need a global atomicOr. Otherwise (long
-//      segments: few marks per word) each thread ORs its words into global memory.
-// The version before (each thread's loads strided across the offsets, a global atomicOr
-// per thread and word, every segment checked in full) read one-item segments' offsets at
-// 58% of the copy's rate on an H100, and 32-item ones at 9%; this one at 78% and 25%.
-template <int BlockThreads, int SegmentsPerLane, int MinBlocksPerSm, bool Csr, class Offset>
+// Warp by warp, with no block-wide barrier (docs/perf/segmented_scan.md, "The marking,
+// warp by warp"). Each warp takes runs of 32 * SegmentsPerLane consecutive segments:
+//   1. lane l loads segments l * SegmentsPerLane ... of the run into registers (16-byte
+//      vectors where the arrays are aligned) and the next lane's first begin by shuffle;
+//   2. it checks its segments with one chain of comparisons (begin <= end <= next begin,
+//      first >= 0, last <= n); only a run where some lane's chain fails is checked segment
+//      by segment, to name the first bad one, and such a run marks nothing;
+//   3. if the run's items span at most WindowWords bitmap words, each lane ORs the bits of
+//      its segments that share a word in a register and adds them to the warp's own
+//      window of the bitmaps in shared memory (a shared atomic per lane and word); the warp
+//      then writes the window out coalesced: plain stores inside the span, which no other
+//      run marks (segments are in order), and atomicOr on its first and last words. Sparser
+//      runs (long segments: few marks per word) OR each lane's words into global memory.
+// The block-wide version before (a chunk of 2048 segments staged in shared memory, four
+// block barriers a chunk, 2 blocks per SM for begin/end arrays) executed ~78 instructions a
+// segment on one-item begin/end segments and read them at 59% of the copy's rate on an
+// H200; this one reads them at 85%.
+template <int BlockThreads, int SegmentsPerLane, int WindowWords, int MinBlocksPerSm, bool Csr, class Offset>
 __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_kernel(
     const Offset* begin, const Offset* end, index_t num_segments, index_t n, std::uint32_t* begins,
     std::uint32_t* ends, unsigned long long* error) {
-  constexpr bool csr = Csr;
   constexpr int U = SegmentsPerLane;
-  using shape = mark_segments_shape<BlockThreads, U>;
-  constexpr int C = shape::chunk;
-  __shared__ typename shape::storage sm;
-  const int t = static_cast<int>(threadIdx.x);
-  for (index_t s0 = static_cast<index_t>(blockIdx.x) * C; s0 < num_segments;
-       s0 += static_cast<index_t>(gridDim.x) * C) {
-    const int count = num_segments - s0 < C ? static_cast<int>(num_segments - s0) : C;
-    // 0. The block's next chunk, into L2 while this one is staged and marked: each chunk
-    // is one load phase and then only shared-memory work, so without it DRAM idles
-    // between a block's chunks. (One chunk ahead: two or four ahead were slower on an
-    // H200, the prefetched lines evicted before use; docs/perf/segmented_scan.md.)
-    if (t == 0) {
-      const index_t next = s0 + static_cast<index_t>(gridDim.x) * C;
-      if (next < num_segments) {
-        const index_t next_count = num_segments - next < C ? num_segments - next : C;
-        // Its begins and the one after them (CSR: count + 1 boundaries exist).
-        const index_t begins_end = csr || next + next_count < num_segments ? next + next_count + 1 : num_segments;
-        prefetch_range_l2(begin + next, begin + begins_end);
-        if (!csr) prefetch_range_l2(end + next, end + next + next_count);
-      }
+  constexpr int run = 32 * U;
+  constexpr int warps = BlockThreads / 32;
+  constexpr int bitmaps = Csr ? 1 : 2;
+  static_assert(BlockThreads % 32 == 0 && WindowWords % 32 == 0, "whole warps, whole window rows");
+  __shared__ std::uint32_t window_storage[warps][bitmaps][WindowWords];
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  std::uint32_t(&window)[bitmaps][WindowWords] = window_storage[warp];
+  for (int i = lane; i < WindowWords; i += 32)
+    for (int k = 0; k < bitmaps; ++k) window[k][i] = 0;
+  __syncwarp();
+  // The value past the last segment: CSR's last boundary, else n (the largest end allowed).
+  const long long tail = Csr ? static_cast<long long>(begin[num_segments]) : n;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(begin) % 16 == 0 &&
+                       (Csr || reinterpret_cast<std::uintptr_t>(end) % 16 == 0);
+  const index_t stride = static_cast<index_t>(gridDim.x) * warps * run;
+  for (index_t s0 = (static_cast<index_t>(blockIdx.x) * warps + warp) * run; s0 < num_segments; s0 += stride) {
+    const index_t first = s0 + static_cast<index_t>(lane) * U;
+    long long b[U], e[U];
+    load_offset_run<U>(begin, first, num_segments, tail, aligned, b);
+    if constexpr (!Csr) load_offset_run<U>(end, first, num_segments, tail, aligned, e);
+    // The next lane's first begin; the last lane's is the next run's (CSR: the boundary
+    // after the run, which exists while s0 + run <= num_segments).
+    long long next = __shfl_down_sync(~0u, b[0], 1);
+    if (lane == 31) next = s0 + run < num_segments ? static_cast<long long>(begin[s0 + run]) : tail;
+    if constexpr (Csr) {
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+      for (int u = 0; u < U; ++u) e[u] = u + 1 < U ? b[u + 1] : next;
     }
-    // 1. Stage begins [0, count] and (unless CSR) ends [0, count). Compared as signed
-    // 64-bit: every offset of a valid call is in [0, n] (an unsigned offset of 2^63 or
-    // more reads as negative: out of range either way). Begin `count` is the next
-    // segment's begin; with CSR the last end; after the last segment of separate arrays n,
-    // the largest end allowed.
-    {
-      long long vb[U + 1], ve[U];
+    bool in_order = b[0] >= 0 && next <= n;
+#if ONEPASS_DEVICE_PASS
 #pragma unroll
-      for (int k = 0; k <= U; ++k) {
-        const int i = t + k * BlockThreads;
-        vb[k] = n;
-        if (i < count || (i == count && (csr || s0 + i < num_segments)))
-          vb[k] = static_cast<long long>(begin[s0 + i]);
-      }
+#endif
+    for (int u = 0; u < U; ++u) in_order &= b[u] <= e[u] && e[u] <= (u + 1 < U ? b[u + 1] : next);
+    if (__any_sync(~0u, !in_order)) {
+      bool bad = false;
+#if ONEPASS_DEVICE_PASS
 #pragma unroll
-      for (int k = 0; k < U; ++k) {
-        const int i = t + k * BlockThreads;
-        ve[k] = 0;
-        if (!csr && i < count) ve[k] = static_cast<long long>(end[s0 + i]);
-      }
-#pragma unroll
-      for (int k = 0; k <= U; ++k) {
-        const int i = t + k * BlockThreads;
-        if (i <= count) sm.offsets[0][shape::slot(i)] = vb[k];
-      }
-#pragma unroll
-      for (int k = 0; k < U; ++k) {
-        const int i = t + k * BlockThreads;
-        if (!csr && i < count) sm.offsets[1][shape::slot(i)] = ve[k];
-      }
-    }
-    __syncthreads();
-    // 2. This thread's run: segments s0 + first + u, u < U, their begins and ends, and the
-    // next segment's begin (b[U]). Past the chunk's last segment every offset is `tail`
-    // (begin `count`), so the run stays in order and marks nothing there.
-    const int first = t * U;
-    const long long tail = sm.offsets[0][shape::slot(count)];
-    long long b[U + 1], e[U];
-#pragma unroll
-    for (int u = 0; u <= U; ++u) b[u] = first + u <= count ? sm.offsets[0][shape::slot(first + u)] : tail;
-#pragma unroll
-    for (int u = 0; u < U; ++u) e[u] = csr ? b[u + 1] : first + u < count ? sm.offsets[1][shape::slot(first + u)] : tail;
-    const long long lo = sm.offsets[0][0];  // at or below every mark of the chunk
-    const long long last_end = csr ? tail : sm.offsets[1][shape::slot(count - 1)];
-    // Valid runs are the common case and cheap to recognise: begin, end, next begin, ...
-    // never decrease, start at 0 or above and end at n or below. Only a run that fails
-    // that is checked segment by segment, to name the first bad one and what is wrong.
-    bool in_order = b[0] >= 0 && b[U] <= n;
-#pragma unroll
-    for (int u = 0; u < U; ++u) in_order &= b[u] <= e[u] && e[u] <= b[u + 1];
-    bool bad = false;
-    if (!in_order) {
-#pragma unroll
+#endif
       for (int u = 0; u < U; ++u) {
-        const index_t s = s0 + first + u;
-        if (first + u >= count) break;
+        const index_t s = first + u;
+        if (s >= num_segments) break;
+        const long long nb = u + 1 < U ? b[u + 1] : next;
         segment_problem p = segment_problem::none;
         if (b[u] < 0 || b[u] > n)
           p = segment_problem::begin_out_of_range;
@@ -709,64 +708,64 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
           p = segment_problem::end_out_of_range;
         else if (e[u] < b[u])
           p = segment_problem::end_before_begin;
-        else if (s + 1 < num_segments && b[u + 1] < e[u])
+        else if (s + 1 < num_segments && nb < e[u])
           p = segment_problem::out_of_order;
         if (p != segment_problem::none) {
           atomicMax(error, encode_segment_error(s, p));
           bad = true;
         }
       }
+      if (__any_sync(~0u, bad)) continue;
     }
-    // Every thread has read the staging. A chunk with a bad segment marks nothing (the
-    // scan will write nothing), so its offsets never address the bitmaps.
-    if (__syncthreads_or(bad) || begins == nullptr) continue;
-    // 3. The chunk's marks lie in items [lo, min(last_end, n - 1)] (valid and in order).
+    if (begins == nullptr) continue;
+    // The run's marks lie in items [lo, hi]: its first begin, and its last end (n - 1 at most).
+    const long long lo = __shfl_sync(~0u, b[0], 0);
+    const long long last_end = __shfl_sync(~0u, e[U - 1], 31);
+    const long long hi = last_end < n ? last_end : n - 1;
     const long long lo_word = lo / 32;
-    const long long words = (last_end < n ? last_end : n - 1) / 32 - lo_word + 1;
-    if (words <= 0) continue;  // nothing to mark: every segment empty at n
-    if (words > shape::bitmap_words) {
+    const long long words = hi / 32 - lo_word + 1;
+    if (words <= 0) continue;  // every segment empty at n
+    if (words > WindowWords) {
       bitmap_marker<long long> head_marks{begins}, end_marks{ends};
+#if ONEPASS_DEVICE_PASS
 #pragma unroll
+#endif
       for (int u = 0; u < U; ++u) {
         if (b[u] < e[u]) {
           head_marks.mark(b[u]);
-          if (!csr && e[u] < n) end_marks.mark(e[u]);
+          if (!Csr && e[u] < n) end_marks.mark(e[u]);
         }
       }
       head_marks.flush();
       end_marks.flush();
-    } else {
-      for (int i = t; i < words; i += BlockThreads) {
-        sm.bitmaps[0][i] = 0;
-        if (!csr) sm.bitmaps[1][i] = 0;
-      }
-      __syncthreads();
-      // Items relative to the chunk's first word fit 32 bits here.
-      const long long base = lo_word * 32;
-      bitmap_marker<unsigned> head_marks{sm.bitmaps[0]}, end_marks{sm.bitmaps[1]};
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        if (b[u] < e[u]) {
-          head_marks.mark(static_cast<unsigned>(b[u] - base));
-          if (!csr && e[u] < n) end_marks.mark(static_cast<unsigned>(e[u] - base));
-        }
-      }
-      head_marks.flush();
-      end_marks.flush();
-      __syncthreads();
-      for (int i = t; i < words; i += BlockThreads) {
-        const std::uint32_t wb = sm.bitmaps[0][i], we = csr ? 0u : sm.bitmaps[1][i];
-        const index_t w = lo_word + i;
-        if (i == 0 || i == words - 1) {  // shared with the neighbouring chunks
-          if (wb != 0) atomicOr(&begins[w], wb);
-          if (we != 0) atomicOr(&ends[w], we);
-        } else {
-          if (wb != 0) begins[w] = wb;
-          if (we != 0) ends[w] = we;
-        }
-      }
+      continue;
     }
-    __syncthreads();  // the shared bytes are staged over next
+    // Items relative to the window's first word: 32-bit arithmetic from here.
+    const auto base = static_cast<unsigned>(lo_word * 32);
+    const auto last = static_cast<unsigned>(hi) - base;
+    {
+      bitmap_marker<unsigned> head_marks{window[0]}, end_marks{window[bitmaps - 1]};
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+      for (int u = 0; u < U; ++u) {
+        const unsigned rb = static_cast<unsigned>(b[u]) - base, re = static_cast<unsigned>(e[u]) - base;
+        if (rb < re) {
+          head_marks.mark(rb);
+          if (!Csr && re <= last) end_marks.mark(re);
+        }
+      }
+      head_marks.flush();
+      end_marks.flush();
+    }
+    __syncwarp();
+    const int span = static_cast<int>(words);
+    for (int i = lane; i < span; i += 32) {
+      const bool shared_word = i == 0 || i == span - 1;  // other runs may mark it too
+      write_window_word(window[0][i], begins + lo_word + i, shared_word);
+      if constexpr (!Csr) write_window_word(window[1][i], ends + lo_word + i, shared_word);
+    }
+    __syncwarp();
   }
 }
 

@@ -272,30 +272,38 @@ bool is_csr(const segment_offsets<Offset>& segments) {
   return segments.end == segments.begin + 1;
 }
 
+// One block per `blocks` needed, at most as many as fit at once (the kernel strides).
 template <auto Kernel, int Threads, class Offset>
-void launch_mark_chunks(const segment_offsets<Offset>& segments, index_t n, index_t chunks, std::uint32_t* begins,
-                        std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
+void launch_marking(const segment_offsets<Offset>& segments, index_t n, index_t blocks, std::uint32_t* begins,
+                    std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
   const index_t cap = resident_blocks<Kernel>(Threads, 0);
-  launch(Kernel, dim3(static_cast<unsigned>(chunks < cap ? chunks : cap)), Threads, 0, stream, segments.begin,
+  launch(Kernel, dim3(static_cast<unsigned>(blocks < cap ? blocks : cap)), Threads, 0, stream, segments.begin,
          segments.end, segments.count, n, begins, ends, error);
 }
 
+// The marking kernel at a shape: Threads a block, SegmentsPerLane a lane, a window of
+// WindowWords bitmap words a warp, a __launch_bounds__ minimum of MinBlocksPerSm.
+template <int Threads, int SegmentsPerLane, int WindowWords, int MinBlocksPerSm, class Offset>
+void launch_mark_segments_shaped(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
+                                 std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
+  if (segments.count == 0) return;
+  constexpr index_t per_block = static_cast<index_t>(Threads) * SegmentsPerLane;
+  const index_t blocks = (segments.count + per_block - 1) / per_block;
+  if (is_csr(segments))
+    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, true, Offset>,
+                       Threads>(segments, n, blocks, begins, ends, error, stream);
+  else
+    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, false, Offset>,
+                       Threads>(segments, n, blocks, begins, ends, error, stream);
+}
+
+// Production's shape (segmented_scan_tuning_sweep's "marking" mode, docs/perf): runs of 256
+// segments a warp, a window of 512 words (16 KiB of items: runs whose segments average up
+// to 64 items), 58 registers for begin/end arrays (4 blocks per SM), 42 for CSR.
 template <class Offset>
 void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
                           std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
-  if (segments.count == 0) return;
-  constexpr int threads = 256;
-  constexpr int segments_per_lane = 8;  // a thread's run of segments (see the kernel)
-  constexpr index_t chunk = mark_segments_shape<threads, segments_per_lane>::chunk;
-  const index_t chunks = (segments.count + chunk - 1) / chunk;
-  // With CSR a thread holds half the offsets: 3 blocks per SM without spills (2 with
-  // separate ends).
-  if (is_csr(segments))
-    launch_mark_chunks<mark_segments_kernel<threads, segments_per_lane, 3, true, Offset>, threads>(
-        segments, n, chunks, begins, ends, error, stream);
-  else
-    launch_mark_chunks<mark_segments_kernel<threads, segments_per_lane, 2, false, Offset>, threads>(
-        segments, n, chunks, begins, ends, error, stream);
+  launch_mark_segments_shaped<256, 8, 512, 4>(segments, n, begins, ends, error, stream);
 }
 
 // Turns the error word into the exception a caller reads: the first bad segment, what is
