@@ -16,7 +16,7 @@
 // times; "gaps" the offsets forms (CSR, begin/end, begin/end with gaps) through the
 // pipelined agent (production) against one tile per block, alternated twice, on every
 // distribution; "split" CSR and begin/end arrays (no gaps) with their marking and their
-// scan timed apart, and begin/end's scan with the value-alone descriptors, alternated
+// scan timed apart, and begin/end's scan through the gap-free code, alternated
 // twice, on every distribution; "marking" the marking kernel alone, production's shape
 // against others, on CSR, begin/end and begin/end with gaps. A fourth argument (all_1, all_32, uniform_1_1000,
 // power_law, one_segment, with_empty) runs that distribution alone (for a profiler).
@@ -205,16 +205,16 @@ struct sweep {
     });
   }
 
-  // The begin/end form's bitmaps read with the descriptors of the forms without gaps (the
-  // value alone) and the gap-free code: right only where the segments leave no gap (the
-  // "split" mode's question: what the pair descriptors and the gap code cost).
+  // The begin/end form's bitmaps read by the gap-free code (untagged descriptors, no gap
+  // masks): right only where the segments leave no gap (the "split" mode's question: what
+  // the gap code costs).
   struct bitmap_heads_no_gaps : onepass::detail::bitmap_heads {
     static constexpr bool has_gaps = false;
   };
 
   // The offsets forms on segments without gaps, each call's parts timed apart: the whole
   // call; its memset and marking; its scan alone (a memset of the descriptors, then the
-  // scan on the bitmaps marked before); begin/end's scan with value-alone descriptors.
+  // scan on the bitmaps marked before); begin/end's scan through the gap-free code.
   template <class Row>
   void split_rows(const device_offsets& d, const std::vector<T>& want) {
     using plan = onepass::detail::segmented_scan_plan_for<T, Row>;
@@ -234,7 +234,7 @@ struct sweep {
                                                          time.stream(), onepass::detail::no_delay{});
       });
       if (!csr)
-        measure("begin/end, scan alone, value descriptors", want, offsets_bytes, [&] {
+        measure("begin/end, scan alone, gap-free code", want, offsets_bytes, [&] {
           onepass::detail::segmented_scan_launch<false, Row>(
               in.get(), n, out.get(), bitmap_heads_no_gaps{{parts.begins(), parts.ends(), parts.error()}}, T{},
               plus{}, w, time.stream());
@@ -516,35 +516,31 @@ int main(int argc, char** argv) try {
   if (argc > 4 && std::string(argv[4]) != "all") {
     const std::string only = argv[4];
     bool known = false;
-    for (dist d : {dist::all_1, dist::all_32, dist::uniform_1_1000, dist::power_law, dist::one_segment,
-                   dist::with_empty})
+    for (dist d : test::all_segment_distributions())
       if (only == test::distribution_name(d)) {
         distributions = {d};
         known = true;
       }
     if (!known) throw std::invalid_argument("no segment-length distribution named " + only);
   }
+  // One process runs int32 values at n and int64 values at n / 2 (the same bytes).
+  auto run = [&](auto& s) {
+    s.offsets_only = forms == "offsets";
+    s.bykey_prefetch = forms == "bykey_prefetch";
+    s.cap = forms == "cap";
+    s.gaps = forms == "gaps";
+    s.split = forms == "split";
+    s.marking = forms == "marking";
+    for (auto d : distributions) s.distribution(d);
+    failures += s.failures;
+  };
   if (types != "int64") {
     sweep<int> s(n, time);
-    s.offsets_only = forms == "offsets";
-    s.bykey_prefetch = forms == "bykey_prefetch";
-    s.cap = forms == "cap";
-    s.gaps = forms == "gaps";
-    s.split = forms == "split";
-    s.marking = forms == "marking";
-    for (auto d : distributions) s.distribution(d);
-    failures += s.failures;
+    run(s);
   }
   if (types != "int32") {
-    sweep<long long> s(n / 2, time);  // the same bytes of values
-    s.offsets_only = forms == "offsets";
-    s.bykey_prefetch = forms == "bykey_prefetch";
-    s.cap = forms == "cap";
-    s.gaps = forms == "gaps";
-    s.split = forms == "split";
-    s.marking = forms == "marking";
-    for (auto d : distributions) s.distribution(d);
-    failures += s.failures;
+    sweep<long long> s(n / 2, time);
+    run(s);
   }
   return failures ? 1 : 0;
 } catch (const std::exception& e) {

@@ -290,11 +290,11 @@ void launch_mark_segments_shaped(const segment_offsets<Offset>& segments, index_
   constexpr index_t per_block = static_cast<index_t>(Threads) * SegmentsPerLane;
   const index_t blocks = (segments.count + per_block - 1) / per_block;
   if (is_csr(segments))
-    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, true, Offset>,
-                       Threads>(segments, n, blocks, begins, ends, error, stream);
+    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, true, Offset>, Threads>(
+        segments, n, blocks, begins, ends, error, stream);
   else
-    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, false, Offset>,
-                       Threads>(segments, n, blocks, begins, ends, error, stream);
+    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, false, Offset>, Threads>(
+        segments, n, blocks, begins, ends, error, stream);
 }
 
 // Production's shape (segmented_scan_tuning_sweep's "marking" mode, docs/perf): runs of 256
