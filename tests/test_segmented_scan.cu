@@ -699,6 +699,21 @@ void check_pipelined(long long n, segment_distribution d, kind k, std::uint64_t 
                                                                                    plus{}, w, nullptr);
   });
   expect_equal(want_gaps, out.download(), label<T>("pipelined gaps", n, d, k));
+
+  // In place: the items in gaps keep the input, items in segments get their scan though
+  // the array they are read from is written a tile at a time around them.
+  device_buffer<T> data(values);
+  std::vector<T> want_in_place = values;
+  reference_segmented_scan(values, ranges.begin, ranges.end, k, init, plus{}, want_in_place);
+  fill_with_stale_descriptors(ws);
+  if (exclusive)
+    onepass::detail::segmented_scan_offsets_dispatch<true, Tuning>(data.get(), n, data.get(), segs, init, plus{}, w,
+                                                                   nullptr);
+  else
+    onepass::detail::segmented_scan_offsets_dispatch<false, Tuning>(data.get(), n, data.get(), segs, init, plus{}, w,
+                                                                    nullptr);
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(want_in_place, data.download(), label<T>("pipelined gaps in place", n, d, k));
 }
 
 template <class T>

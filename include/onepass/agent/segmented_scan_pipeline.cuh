@@ -155,8 +155,11 @@ __global__ void __launch_bounds__(BlockThreads,
     __syncthreads();  // the last claim is visible; stage c (last step's A) is no longer read
     const index_t tile = claimed[a];
     if (tile >= tiles) break;  // uniform; later claims are larger still
-    const fetched_t fetched_c = start_loads(c, claimed[c]);
+    // B's head masks before C's loads go out: computed after them, the masks' instructions
+    // waited on those loads' round trip with the step's first barrier behind them (int64
+    // begin/end arrays, docs/perf/segmented_scan.md, "stall sampling").
     const thread_heads heads_b = heads_of(fetched_b, claimed[b]);
+    const fetched_t fetched_c = start_loads(c, claimed[c]);
     reduction reduced_b;
     publish_tile(b, claimed[b], heads_b, reduced_b);
 
