@@ -37,6 +37,7 @@
 // In place (out == in) is safe: a tile reads and writes only its own items.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -175,12 +176,54 @@ __device__ ONEPASS_FORCEINLINE unsigned chunk_uncovered(const unsigned* masks, i
   return (masks[first / N] >> (first % N)) & ((1u << V) - 1u);
 }
 
+// Global stores of 4, 8 or 16 bytes that happen only when `p` holds, as predicated
+// instructions: a warp whose lanes need different stores issues each once, where
+// branches around them made it run every path in turn.
+__device__ ONEPASS_FORCEINLINE void store_global_if(bool p, std::size_t at, std::uint32_t x) {
+  asm volatile("{\n .reg .pred p;\n setp.ne.u32 p, %0, 0;\n @p st.global.u32 [%1], %2;\n}\n" ::"r"(
+                   static_cast<unsigned>(p)),
+               "l"(at), "r"(x)
+               : "memory");
+}
+__device__ ONEPASS_FORCEINLINE void store_global_if(bool p, std::size_t at, std::uint64_t x) {
+  asm volatile("{\n .reg .pred p;\n setp.ne.u32 p, %0, 0;\n @p st.global.u64 [%1], %2;\n}\n" ::"r"(
+                   static_cast<unsigned>(p)),
+               "l"(at), "l"(x)
+               : "memory");
+}
+__device__ ONEPASS_FORCEINLINE void store_global_if(bool p, std::size_t at, const uint4& x) {
+  asm volatile("{\n .reg .pred p;\n setp.ne.u32 p, %0, 0;\n @p st.global.v4.u32 [%1], {%2, %3, %4, %5};\n}\n" ::"r"(
+                   static_cast<unsigned>(p)),
+               "l"(at), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w)
+               : "memory");
+}
+
 // Writes a chunk of V items to dst[0, V): one vector store when all are covered and in
 // range, else item by item, leaving uncovered items and those at or past `valid` as they
-// are in dst. A chunk wholly uncovered issues nothing.
+// are in dst. A chunk wholly uncovered writes nothing. A whole 16-byte chunk of 4- or
+// 8-byte items (dst 16-byte aligned) takes predicated stores and no branch: the vector
+// store and the item stores each issue once a warp whatever its lanes' masks. (As
+// branches, a warp with both kinds of chunk among its lanes ran both paths, about 38
+// instructions a chunk, and the gap stores took a fifth of the begin/end kernel's
+// samples on an H200: docs/perf/segmented_scan.md, "Gap stores without branches".)
 template <class T, int V>
 __device__ ONEPASS_FORCEINLINE void store_covered_chunk(T* dst, const T (&chunk)[V], unsigned skip,
                                                          long long valid) {
+  if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && V * sizeof(T) == 16) {
+    if (valid >= V) {
+      using word = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+      word words[V];
+      std::memcpy(words, chunk, 16);
+      uint4 bits;
+      std::memcpy(&bits, chunk, 16);
+      const std::size_t at = __cvta_generic_to_global(dst);
+      store_global_if(skip == 0, at, bits);
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        store_global_if(skip != 0 && !((skip >> v) & 1u), at + v * sizeof(T), words[v]);
+      return;
+    }
+  }
   if (skip == 0 && valid >= V) {
     using vec = vector_of<T, V>;
     vec x;
@@ -969,7 +1012,6 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     for (int j = 0; j < N / V; ++j) {
       const int first = (lane + j * 32) * V;  // in the warp's items
       const unsigned skip = chunk_uncovered<N, V>(masks, first);
-      if (skip == (1u << V) - 1u) continue;
       T chunk[V];
 #pragma unroll
       for (int v = 0; v < V; ++v) chunk[v] = items[j * V + v];

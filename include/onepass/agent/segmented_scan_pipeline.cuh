@@ -214,7 +214,6 @@ __global__ void __launch_bounds__(BlockThreads,
         const int c = k * BlockThreads + tid;
         const int first = c * vector;  // a chunk's items belong to one thread's N
         const unsigned skip = chunk_uncovered<N, vector>(uncovered_of, first);
-        if (skip == (1u << vector) - 1u) continue;  // the chunk lies in a gap: not even read
         const uint4 bits = *reinterpret_cast<const uint4*>(from + layout::chunk_offset(c));
         T chunk[vector];
         std::memcpy(chunk, &bits, 16);
