@@ -166,17 +166,7 @@ __device__ ONEPASS_FORCEINLINE segmented_value<T> scan_thread_segments(T (&items
   return {items[N - 1], last_kind};
 }
 
-// The stores of forms with gaps. `masks` holds each thread's mask of uncovered items
-// (finish_thread_segments' result), blocked order, N items a thread; a chunk of V items
-// starting at item `first` of the masks' span lies in one thread's N. Returns the chunk's
-// mask: bit v set when item first + v is not to be written.
-template <int N, int V>
-__device__ ONEPASS_FORCEINLINE unsigned chunk_uncovered(const unsigned* masks, int first) {
-  static_assert(N % V == 0, "a chunk must lie in one thread's items");
-  return (masks[first / N] >> (first % N)) & ((1u << V) - 1u);
-}
-
-// Global stores of 4, 8 or 16 bytes that happen only when `p` holds, as predicated
+// Global stores of 4 or 8 bytes that happen only when `p` holds, as predicated
 // instructions: a warp whose lanes need different stores issues each once, where
 // branches around them made it run every path in turn.
 __device__ ONEPASS_FORCEINLINE void store_global_if(bool p, std::size_t at, std::uint32_t x) {
@@ -191,49 +181,47 @@ __device__ ONEPASS_FORCEINLINE void store_global_if(bool p, std::size_t at, std:
                "l"(at), "l"(x)
                : "memory");
 }
-__device__ ONEPASS_FORCEINLINE void store_global_if(bool p, std::size_t at, const uint4& x) {
-  asm volatile("{\n .reg .pred p;\n setp.ne.u32 p, %0, 0;\n @p st.global.v4.u32 [%1], {%2, %3, %4, %5};\n}\n" ::"r"(
-                   static_cast<unsigned>(p)),
-               "l"(at), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w)
-               : "memory");
+
+// Writes x to *dst when `p` holds: a predicated store for 4- and 8-byte items, a branch
+// otherwise.
+template <class T>
+__device__ ONEPASS_FORCEINLINE void store_item_if(bool p, T* dst, const T& x) {
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    using word = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    word bits;
+    std::memcpy(&bits, &x, sizeof(T));
+    store_global_if(p, __cvta_generic_to_global(dst), bits);
+  } else if (p) {
+    *dst = x;
+  }
 }
 
-// Writes a chunk of V items to dst[0, V): one vector store when all are covered and in
-// range, else item by item, leaving uncovered items and those at or past `valid` as they
-// are in dst. A chunk wholly uncovered writes nothing. A whole 16-byte chunk of 4- or
-// 8-byte items (dst 16-byte aligned) takes predicated stores and no branch: the vector
-// store and the item stores each issue once a warp whatever its lanes' masks. (As
-// branches, a warp with both kinds of chunk among its lanes ran both paths, about 38
-// instructions a chunk, and the gap stores took a fifth of the begin/end kernel's
-// samples on an H200: docs/perf/segmented_scan.md, "Gap stores without branches".)
-template <class T, int V>
-__device__ ONEPASS_FORCEINLINE void store_covered_chunk(T* dst, const T (&chunk)[V], unsigned skip,
-                                                         long long valid) {
-  if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && V * sizeof(T) == 16) {
-    if (valid >= V) {
-      using word = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-      word words[V];
-      std::memcpy(words, chunk, 16);
-      uint4 bits;
-      std::memcpy(&bits, chunk, 16);
-      const std::size_t at = __cvta_generic_to_global(dst);
-      store_global_if(skip == 0, at, bits);
+// The stores of a warp whose items include some in no segment (forms with gaps): the
+// warp's 32 * N items written to dst[0, 32 * N) in the striped order, store j taking items
+// j * 32 + lane, 32 consecutive items a store, with the lanes of uncovered items and of
+// items at or past `valid` predicated off; those items are left as they are in dst.
+// `uncovered`: the calling thread's mask from finish_thread_segments (bit i: its blocked
+// item lane * N + i is in no segment). item_at(j): the lane's item of store j.
+//
+// Each 32-byte sector is written by one store. (Before, a warp stored 16-byte chunks,
+// each lane's chunk holding an uncovered item item by item: a store then covered 16
+// sectors 4 or 8 bytes at a time, and the chunk's vector store and each of its item
+// stores wrote the same sectors again. On an H200, int32 begin/end arrays with gaps
+// between most segments: 10-13% faster this way, docs/perf/segmented_scan.md, "Gap
+// stores item-striped".)
+template <int N, class T, class ItemAt>
+__device__ ONEPASS_FORCEINLINE void store_covered_striped(T* dst, unsigned uncovered, long long valid,
+                                                          ItemAt item_at) {
+  static_assert(32 % N == 0, "a store's 32 items span whole threads' items");
+  constexpr unsigned all_uncovered = N == 32 ? ~0u : (1u << N) - 1u;
+  if (__all_sync(full_warp_mask, uncovered == all_uncovered)) return;  // nothing to write
+  const int lane = lane_id();
 #pragma unroll
-      for (int v = 0; v < V; ++v)
-        store_global_if(skip != 0 && !((skip >> v) & 1u), at + v * sizeof(T), words[v]);
-      return;
-    }
-  }
-  if (skip == 0 && valid >= V) {
-    using vec = vector_of<T, V>;
-    vec x;
-#pragma unroll
-    for (int v = 0; v < V; ++v) x.v[v] = chunk[v];
-    *reinterpret_cast<vec*>(dst) = x;
-  } else {
-#pragma unroll
-    for (int v = 0; v < V; ++v)
-      if (v < valid && !((skip >> v) & 1u)) dst[v] = chunk[v];
+  for (int j = 0; j < N; ++j) {
+    const T x = item_at(j);
+    // Item j * 32 + lane belongs to lane j * 32 / N + lane / N of the warp, its bit lane % N.
+    const unsigned owner_uncovered = __shfl_sync(full_warp_mask, uncovered, j * (32 / N) + lane / N);
+    store_item_if(j * 32 + lane < valid && !((owner_uncovered >> (lane % N)) & 1u), dst + j * 32 + lane, x);
   }
 }
 
@@ -831,9 +819,6 @@ struct segmented_scan_shared {
   bool warp_first_head[BlockThreads / 32];
   bool warp_any_head[BlockThreads / 32];
   index_t tile;
-  // Gap forms: each thread's items outside every segment (bit i: item tid * N + i), for
-  // the stores of a warp that holds such items.
-  unsigned uncovered_of[Heads::has_gaps || Heads::has_window ? BlockThreads : 1];
 };
 
 // Whether a head source prefetches its own bytes into L2 beside the values (scan by key's
@@ -996,27 +981,19 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   bool warp_has_gaps = false;
   if constexpr (Heads::has_gaps || Heads::has_window)
     warp_has_gaps = __any_sync(full_warp_mask, uncovered != 0);
-  if constexpr (Heads::has_gaps || Heads::has_window) shared.uncovered_of[tid] = uncovered;
-  exchange.blocked_to_striped(items, items);
   if (!warp_has_gaps) {
+    exchange.blocked_to_striped(items, items);
     store_vector_striped<32, V>(out + warp_begin, items, lane, warp_valid);
   } else if constexpr (Heads::has_gaps || Heads::has_window) {
-    // A warp holding items outside every segment: the same striped vector stores, item by
-    // item only in a vector that holds such items (or reaches past n); those items are
-    // left as they are in `out`. (Each thread writing its own covered items from the
-    // blocked order, at a stride of N items across the warp, ran at 56% of the plain
-    // scan's rate on an H200 with a gap every ~3500 items.)
-    __syncwarp();  // the warp's masks
-    const unsigned* const masks = shared.uncovered_of + warp * 32;
-#pragma unroll
-    for (int j = 0; j < N / V; ++j) {
-      const int first = (lane + j * 32) * V;  // in the warp's items
-      const unsigned skip = chunk_uncovered<N, V>(masks, first);
-      T chunk[V];
-#pragma unroll
-      for (int v = 0; v < V; ++v) chunk[v] = items[j * V + v];
-      store_covered_chunk(out + warp_begin + first, chunk, skip, warp_valid - first);
-    }
+    // A warp holding items outside every segment: item by item in the striped order, 32
+    // consecutive items a store, read from the exchange's slots, those items left as they
+    // are in `out`. (Each thread writing its own covered items from the blocked order, at
+    // a stride of N items across the warp, ran at 56% of the plain scan's rate on an H200
+    // with a gap every ~3500 items.)
+    exchange.save_blocked(items);
+    __syncwarp();  // the warp's items, in order
+    store_covered_striped<N>(out + warp_begin, uncovered, warp_valid,
+                             [&](int j) { return exchange.element(j * 32 + lane); });
   }
 }
 #endif

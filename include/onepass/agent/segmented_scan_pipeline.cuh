@@ -22,9 +22,10 @@
 //
 // The values move as in the plain scan's pipeline: 16-byte cp.async chunks into a stage
 // of scan_pipeline_layout (128-byte aligned rows, chunks permuted within a row), blocked
-// reads, striped 16-byte stores from the stage. A tile holding items in
-// no segment (gaps, the offsets form only) stores the same chunks but skips those items
-// (item by item in a chunk that holds one), leaving them as they are in `out`.
+// reads, striped 16-byte stores from the stage. In a tile holding items in no segment
+// (gaps: begin/end arrays, or outside CSR offsets' window) each warp stores its own items,
+// item by item in the striped order where it holds such items, leaving them as they are
+// in `out` (store_warp_items).
 //
 // No deadlock, by the plain pipeline's argument: a block claims tiles in increasing
 // order, and the smallest tile without a published prefix finds only PREFIXes below it.
@@ -34,6 +35,51 @@
 #include "onepass/agent/segmented_scan.cuh"
 
 namespace onepass::detail {
+
+// A full tile of a gap form (begin/end arrays, or CSR offsets' window), stored warp by
+// warp from its stage (Layout: the tile's scan_pipeline_layout). Warp w writes items
+// [w * 32 * N, (w + 1) * 32 * N) of dst, which its own threads wrote to the stage; a
+// warp without uncovered items as 16-byte chunks, 512 contiguous bytes a store, a warp
+// with some through store_covered_striped (uncovered: the calling thread's mask).
+template <class Layout, int N, class T>
+__device__ ONEPASS_FORCEINLINE void store_warp_items(const unsigned char* stage, T* dst, unsigned uncovered,
+                                                     bool warp_has_gaps) {
+  constexpr int warp_items = 32 * N;
+  const int lane = lane_id();
+  const int first = warp_id() * warp_items;  // the warp's first item in the tile
+  if (!warp_has_gaps) {
+    char* const to = reinterpret_cast<char*>(dst + first);
+#pragma unroll
+    for (int k = 0; k < Layout::thread_chunks; ++k) {
+      const int c = k * 32 + lane;  // of the warp's chunks
+      *reinterpret_cast<uint4*>(to + c * 16) =
+          *reinterpret_cast<const uint4*>(stage + Layout::chunk_offset(first / Layout::vector + c));
+    }
+    return;
+  }
+  // Item j * 32 + lane of the warp sits at byte w = (first + j * 32 + lane) * sizeof(T)
+  // of the unpermuted tile, and at w with bits 4-6 XORed with bits 7-9 in the stage
+  // (Layout::chunk_offset). For 4- and 8-byte items a step of j moves w by whole
+  // 128-byte rows, so j enters the XOR only through the row and the rest of the address
+  // as an immediate. The lane's bytes are made opaque to the compiler each tile: it
+  // hoisted the sixteen addresses out of the persistent loop, and at the 4-byte kernel's
+  // 64-register cap they spilled.
+  unsigned lane_bytes = static_cast<unsigned>(lane) * sizeof(T);
+  asm volatile("" : "+r"(lane_bytes));
+  const unsigned w0 = static_cast<unsigned>(first) * sizeof(T) + lane_bytes;
+  constexpr unsigned row_bytes = 32 * sizeof(T);  // one j
+  store_covered_striped<N>(dst + first, uncovered, warp_items, [&](int j) {
+    unsigned at;
+    if constexpr (row_bytes % 128 == 0) {
+      const unsigned row = (w0 >> 7) + j * (row_bytes / 128);
+      at = (w0 ^ ((row & 7u) << 4)) + j * row_bytes;
+    } else {  // 1- and 2-byte items
+      const unsigned w = w0 + j * row_bytes;
+      at = w ^ (((w >> 7) & 7u) << 4);
+    }
+    return *reinterpret_cast<const T*>(stage + at);
+  });
+}
 
 // in and out 16-byte aligned; any grid size works. Heads: a source with `pipelined` true.
 // MinBlocksPerSM: __launch_bounds__' minimum (it caps the registers); 0 = as many blocks
@@ -64,10 +110,7 @@ __global__ void __launch_bounds__(BlockThreads,
   __shared__ index_t claimed[S];
   __shared__ pair tile_prefix;
   __shared__ index_t window[2];  // a has_window source's covered items
-  // Gap forms: each thread's items outside every segment (bit i: item tid * N + i) of the
-  // tile being stored, for the stores that skip them.
-  constexpr bool gap_form = Heads::has_gaps || Heads::has_window;
-  __shared__ unsigned uncovered_of[gap_form ? BlockThreads : 1];
+  constexpr bool gap_form = Heads::has_gaps || Heads::has_window;  // items may be in no segment
 
   if (!source.ok()) return;  // uniform: every block returns, none waits on another
   if constexpr (Heads::has_window) {
@@ -185,40 +228,21 @@ __global__ void __launch_bounds__(BlockThreads,
     if constexpr (Heads::has_window)
       uncovered = outside_window<N>(tile * layout::tile_items + static_cast<index_t>(tid) * N, window[0], window[1]);
     layout::write_blocked(stage_at(a), items);
-    bool tile_has_gaps = false;  // the barrier: the scanned tile is in stage a
-    if constexpr (gap_form) {
-      uncovered_of[tid] = uncovered;  // read after the barrier (the step's reads end before
-                                      // the next step's first barrier, so before its writes)
-      tile_has_gaps = __syncthreads_or(uncovered != 0);
-    } else {
-      __syncthreads();
-    }
+    // Gap forms store warp by warp, each warp its own items (written to the stage by its
+    // own threads): a warp without uncovered items as 16-byte chunks, a warp with some
+    // item by item, 32 consecutive items a store, lanes predicated off for the uncovered.
+    bool warp_has_gaps = false;
+    if constexpr (gap_form) warp_has_gaps = __any_sync(full_warp_mask, uncovered != 0);
+    __syncthreads();  // the scanned tile is in stage a
 
     // The next step's C, claimed after the step's last barrier so that its round trip
     // overlaps the stores (as in the plain pipeline); it goes into slot a.
     index_t next_claim = 0;
     if (tid == claimer) next_claim = counter.claim();
-    if (!tile_has_gaps) {
+    if constexpr (!gap_form) {
       layout::store_tile(stage_at(a), out, tile, n);
     } else if (n - tile * layout::tile_items >= layout::tile_items) {
-      // A full tile with items outside every segment (or outside the window): the same
-      // coalesced 16-byte stores from the stage, item by item only in a chunk that holds
-      // such items; they are left as they are in `out`. (Each thread writing its own
-      // covered items from registers, 4 or 8 bytes at a 64-byte stride across a warp, ran
-      // 5.4x slower than the plain path on an H200 with a gap every ~3500 items.)
-      constexpr int vector = layout::vector;
-      T* const dst = out + tile * layout::tile_items;
-      const unsigned char* const from = stage_at(a);
-#pragma unroll
-      for (int k = 0; k < layout::thread_chunks; ++k) {
-        const int c = k * BlockThreads + tid;
-        const int first = c * vector;  // a chunk's items belong to one thread's N
-        const unsigned skip = chunk_uncovered<N, vector>(uncovered_of, first);
-        const uint4 bits = *reinterpret_cast<const uint4*>(from + layout::chunk_offset(c));
-        T chunk[vector];
-        std::memcpy(chunk, &bits, 16);
-        store_covered_chunk(dst + first, chunk, skip, vector);
-      }
+      store_warp_items<layout, N>(stage_at(a), out + tile * layout::tile_items, uncovered, warp_has_gaps);
     } else {
       // The last, partial tile: each thread writes its own covered items.
       const index_t first_item = tile * layout::tile_items + static_cast<index_t>(tid) * N;

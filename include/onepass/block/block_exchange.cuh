@@ -59,6 +59,10 @@ class exchange {
     for (int k = 0; k < N; ++k) out[k] = storage_.slots[padded(striped_index(k))];
   }
 
+  // Item i of the scope, in element order, which is how the slots hold the items after
+  // either exchange, or after save_blocked and a sync (until the next exchange writes).
+  __device__ ONEPASS_FORCEINLINE T element(int i) const { return storage_.slots[padded(i)]; }
+
   // Parks a thread's blocked items in its own slots and takes them back, to free their
   // registers across other work (nothing moves between threads). save_blocked first
   // waits until the slots are no longer read by an earlier striped_to_blocked.
