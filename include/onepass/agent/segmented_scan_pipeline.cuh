@@ -61,9 +61,10 @@ __device__ ONEPASS_FORCEINLINE void store_warp_items(const unsigned char* stage,
   // of the unpermuted tile, and at w with bits 4-6 XORed with bits 7-9 in the stage
   // (Layout::chunk_offset). For 4- and 8-byte items a step of j moves w by whole
   // 128-byte rows, so j enters the XOR only through the row and the rest of the address
-  // as an immediate. The lane's bytes are made opaque to the compiler each tile: it
-  // hoisted the sixteen addresses out of the persistent loop, and at the 4-byte kernel's
-  // 64-register cap they spilled.
+  // as an immediate (the permutation applied to each whole byte address made these
+  // kernels 64-112 SASS lines longer). The lane's bytes are made opaque to the compiler
+  // each tile: it hoisted the sixteen addresses out of the persistent loop, and at the
+  // 4-byte kernel's 64-register cap they spilled.
   unsigned lane_bytes = static_cast<unsigned>(lane) * sizeof(T);
   asm volatile("" : "+r"(lane_bytes));
   const unsigned w0 = static_cast<unsigned>(first) * sizeof(T) + lane_bytes;
@@ -228,10 +229,7 @@ __global__ void __launch_bounds__(BlockThreads,
     if constexpr (Heads::has_window)
       uncovered = outside_window<N>(tile * layout::tile_items + static_cast<index_t>(tid) * N, window[0], window[1]);
     layout::write_blocked(stage_at(a), items);
-    // Gap forms store warp by warp, each warp its own items (written to the stage by its
-    // own threads): a warp without uncovered items as 16-byte chunks, a warp with some
-    // item by item, 32 consecutive items a store, lanes predicated off for the uncovered.
-    bool warp_has_gaps = false;
+    bool warp_has_gaps = false;  // gap forms store warp by warp (store_warp_items)
     if constexpr (gap_form) warp_has_gaps = __any_sync(full_warp_mask, uncovered != 0);
     __syncthreads();  // the scanned tile is in stage a
 
