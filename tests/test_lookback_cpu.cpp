@@ -42,15 +42,49 @@ T random_item(std::mt19937_64& rng) {
   else return static_cast<T>(rng());
 }
 
+// A lookback over slots of two tiles, as lookback_warp walks them on the device (one
+// 16-byte read a slot, windows aligned to slots, `tile` itself read but never folded when
+// tile - 1 is even), one thread here. Returns the combination of tiles [0, tile).
+template <class State, class Op>
+typename State::value_type lookback_by_slots(const State& state, long long tile, Op op) {
+  static_assert(State::tiles_per_slot == 2);
+  using T = typename State::value_type;
+  long long slot_first = (tile - 1) & ~1ll;  // the slot holding tile - 1
+  T running{};
+  bool have_running = false;
+  for (;;) {
+    T values[2];
+    tile_status status[2];
+    unsigned ns = 32;
+    for (;;) {
+      state.try_read_slot(slot_first, values[0], status[0], values[1], status[1]);
+      if (slot_first + 1 == tile) status[1] = tile_status::aggregate;  // ours: not folded
+      // Ready as lookback_warp's windows are: no INVALID above the highest PREFIX.
+      const bool top_waits = slot_first + 1 < tile && status[1] == tile_status::invalid;
+      if (!top_waits && (status[1] == tile_status::prefix || status[0] != tile_status::invalid)) break;
+      onepass::lookback::backoff(ns);
+    }
+    for (int k = 1; k >= 0; --k) {
+      if (slot_first + k >= tile) continue;
+      running = have_running ? op(values[k], running) : values[k];
+      have_running = true;
+      if (status[k] == tile_status::prefix) return running;
+    }
+    slot_first -= 2;
+  }
+}
+
 // Scans `in` with `threads` CPU threads, one tile of `tile_items` at a time, exactly as the
 // production kernel does: claim a tile, publish its aggregate, look back, publish prefix.
-template <class T, class Op>
+// State: tile_state<T> or another layout of it (slots of two tiles are read a slot at a
+// time, lookback_by_slots).
+template <class T, class Op, class State = tile_state<T>>
 std::vector<T> protocol_scan(const std::vector<T>& in, int tile_items, int threads, Op op, bool stall) {
   const long long n = static_cast<long long>(in.size());
   const long long tiles = (n + tile_items - 1) / tile_items;
-  std::vector<descriptor_word> words(tile_state<T>::bytes(tiles) / sizeof(descriptor_word), 0);
+  std::vector<descriptor_word> words(State::bytes(tiles) / sizeof(descriptor_word), 0);
   unsigned long long counter_word = 0;
-  const tile_state<T> state(words.data());
+  const State state(words.data());
   const tile_counter counter(&counter_word);
   std::vector<T> out(in.size());
 
@@ -71,7 +105,8 @@ std::vector<T> protocol_scan(const std::vector<T>& in, int tile_items, int threa
       } else {
         state.publish(tile, tile_status::aggregate, aggregate);
         if (stall && rng() % 8 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
-        prefix = onepass::lookback::lookback_single(state, tile, op);
+        if constexpr (State::tiles_per_slot == 2) prefix = lookback_by_slots(state, tile, op);
+        else prefix = onepass::lookback::lookback_single(state, tile, op);
         state.publish(tile, tile_status::prefix, op(prefix, aggregate));
       }
       for (long long i = begin; i < end; ++i) out[i] = tile == 0 ? local[i - begin] : op(prefix, local[i - begin]);
@@ -83,7 +118,7 @@ std::vector<T> protocol_scan(const std::vector<T>& in, int tile_items, int threa
   return out;
 }
 
-template <class T, class Op>
+template <class T, class Op, class State = tile_state<T>>
 void check_protocol(long long n, int tile_items, int threads, bool stall, Op op) {
   std::mt19937_64 rng(n * 31 + tile_items);
   std::vector<T> in(static_cast<std::size_t>(n));
@@ -92,7 +127,7 @@ void check_protocol(long long n, int tile_items, int threads, bool stall, Op op)
   T acc = in[0];
   expected[0] = acc;
   for (std::size_t i = 1; i < in.size(); ++i) expected[i] = acc = op(acc, in[i]);
-  const std::vector<T> got = protocol_scan(in, tile_items, threads, op, stall);
+  const std::vector<T> got = protocol_scan<T, Op, State>(in, tile_items, threads, op, stall);
   for (std::size_t i = 0; i < in.size(); ++i) ASSERT_TRUE(got[i] == expected[i]) << "index " << i;
 }
 
@@ -111,6 +146,19 @@ TEST(LookbackProtocolCpu, TwoWordDescriptors) {
 TEST(LookbackProtocolCpu, FourWordDescriptorsNonCommutative) {
   check_protocol<affine64>(100000, 64, oversubscribed, false, compose64{});
   check_protocol<affine64>(20000, 16, oversubscribed, true, compose64{});
+}
+
+// The plain scan's 4-byte descriptors: two tiles to a slot, read a slot at a time; also
+// packed (slots of two words, four tiles to a sector). Odd and even tile counts.
+TEST(LookbackProtocolCpu, TwoTilesASlot) {
+  using paired = tile_state<std::uint32_t, 4, 2>;
+  using packed = tile_state<std::uint32_t, 2, 2>;
+  check_protocol<std::uint32_t, plus, paired>(100000, 64, oversubscribed, false, plus{});
+  check_protocol<std::uint32_t, plus, paired>(20000, 16, oversubscribed, true, plus{});
+  check_protocol<std::uint32_t, plus, paired>(20000 - 16, 16, oversubscribed, true, plus{});
+  check_protocol<std::uint32_t, plus, packed>(20000, 16, oversubscribed, true, plus{});
+  for (const long long n : {1ll, 16ll, 17ll, 33ll, 48ll, 49ll})
+    check_protocol<std::uint32_t, plus, paired>(n, 16, 4, false, plus{});
 }
 
 TEST(LookbackProtocolCpu, SingleTileAndPartialLastTile) {
@@ -222,6 +270,42 @@ TEST(TileState, DescriptorsSitInSlotsOfTwoOrMoreWords) {
   EXPECT_EQ(spaced.try_read(1, w), tile_status::aggregate);
   EXPECT_EQ(w, 0x1111111122222222ull);
   EXPECT_EQ(spaced.try_read(0, w), tile_status::invalid);
+}
+
+// Two tiles to a slot: tile t's word at slot t / 2, word t % 2; bytes rounded up to whole
+// slots; clear_part clears whole slots; try_read_slot reads both tiles, each with its own
+// status, and try_read reads either.
+TEST(TileState, TwoTilesASlot) {
+  using state_t = tile_state<std::uint32_t, 4, 2>;
+  static_assert(state_t::tiles_per_slot == 2 && state_t::slot_words == 4);
+  static_assert(state_t::bytes(1) == 32 && state_t::bytes(3) == 2 * 32 && state_t::bytes(4) == 2 * 32);
+  static_assert(tile_state<std::uint32_t, 2, 2>::bytes(3) == 2 * 16);
+  std::vector<descriptor_word> words(state_t::bytes(3) / sizeof(descriptor_word), ~0ull);
+  const state_t state(words.data());
+  state.clear_part(3, 0, 1);
+  for (const descriptor_word w : words) ASSERT_EQ(w, 0u) << "whole slots, the unused words included";
+  state.publish(1, tile_status::aggregate, 0xabcdu);
+  state.publish(2, tile_status::prefix, 0x1234u);
+  EXPECT_EQ(words[0], 0u);
+  EXPECT_EQ(words[1], (static_cast<descriptor_word>(tile_status::aggregate) << 32) | 0xabcdu);
+  EXPECT_EQ(words[2] | words[3] | words[5] | words[6] | words[7], 0u);
+  EXPECT_EQ(words[4], (static_cast<descriptor_word>(tile_status::prefix) << 32) | 0x1234u);
+  std::uint32_t v0 = 7, v1 = 7;
+  tile_status s0, s1;
+  state.try_read_slot(0, v0, s0, v1, s1);
+  EXPECT_EQ(s0, tile_status::invalid);
+  EXPECT_EQ(v0, 7u) << "an INVALID read leaves the value alone";
+  EXPECT_EQ(s1, tile_status::aggregate);
+  EXPECT_EQ(v1, 0xabcdu);
+  state.try_read_slot(2, v0, s0, v1, s1);
+  EXPECT_EQ(s0, tile_status::prefix);
+  EXPECT_EQ(v0, 0x1234u);
+  EXPECT_EQ(s1, tile_status::invalid);
+  std::uint32_t v = 0;
+  EXPECT_EQ(state.try_read(1, v), tile_status::aggregate);
+  EXPECT_EQ(v, 0xabcdu);
+  EXPECT_EQ(state.try_read(2, v), tile_status::prefix);
+  EXPECT_EQ(v, 0x1234u);
 }
 
 // The radix sort's use of the protocol: one interleaved state per digit. CPU threads play

@@ -242,7 +242,7 @@ template <class T, class Op, int BlockThreads, int ItemsPerThread, bool Exclusiv
 __global__ void __launch_bounds__(
     BlockThreads, (scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
     scan_pipeline_kernel(const T* in, T* out, index_t n, T init, Op op,
-                         lookback::tile_state<T> state, lookback::tile_counter counter,
+                         scan_tile_state<T> state, lookback::tile_counter counter,
                          unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {
   using layout = scan_pipeline_layout<T, BlockThreads, ItemsPerThread>;
   using scan_t = block_scan<T, BlockThreads>;

@@ -13,6 +13,8 @@
 // Global memory is read once and written once: one pass.
 #pragma once
 
+#include <type_traits>
+
 #include "onepass/block/block_exchange.cuh"
 #include "onepass/detail/async_copy.cuh"
 #include "onepass/block/block_load_store.cuh"
@@ -21,15 +23,26 @@
 
 namespace onepass::detail {
 
+// The plain scan's descriptors (both lookback agents and the dispatcher's workspace).
+// One-word descriptors (4-byte values) go two tiles to a slot of four words, so that a
+// lane of the pipelined agent's lookback reads its two tiles with one 16-byte load: the
+// same 16 bytes a tile and two tiles a 32-byte sector as one tile to a slot of two words,
+// half the load requests a poll. Measured on an H200: int32 +0.3 points of the copy at
+// 2^26-2^28; packed four tiles to a sector instead (slots of two words) +0.2
+// (docs/perf/scan.md, "Two tiles a slot").
+template <class T>
+using scan_tile_state = std::conditional_t<lookback::tile_state<T>::words_per_tile == 1,
+                                           lookback::tile_state<T, 4, 2>, lookback::tile_state<T>>;
+
 // Warp 0's part of a tile, shared by both agents: publish the tile's aggregate (unless
 // the caller already has), look back, publish the inclusive prefix, and leave the
 // tile's exclusive prefix in `tile_prefix` (shared memory) for the block. Tile 0 has no
 // predecessor: it publishes its prefix at once, and its exclusive prefix is init (used
 // only by exclusive scans). The caller's barrier after this makes tile_prefix visible.
 // LookbackTilesPerLane: the lookback's window (lookback_warp), from the caller's tuning.
-template <bool Exclusive, bool PublishAggregate, int LookbackTilesPerLane = 1, class T, int SlotWords, class Op,
-          class Delay>
-__device__ ONEPASS_FORCEINLINE void resolve_tile_prefix(lookback::tile_state<T, SlotWords>& state, index_t tile,
+template <bool Exclusive, bool PublishAggregate, int LookbackTilesPerLane = 1, class T, int SlotWords,
+          int TilesPerSlot, class Op, class Delay>
+__device__ ONEPASS_FORCEINLINE void resolve_tile_prefix(lookback::tile_state<T, SlotWords, TilesPerSlot>& state, index_t tile,
                                                         const T& aggregate, const T& init, Op op,
                                                         unsigned backoff_ns, const Delay& delay,
                                                         T& tile_prefix) {
@@ -69,7 +82,7 @@ struct scan_tile_shared {
 template <class T, class Op, int BlockThreads, int ItemsPerThread, int V, bool Exclusive,
           class Delay, int MinBlocksPerSM = 0>
 __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
-    scan_kernel(const T* in, T* out, index_t n, T init, Op op, lookback::tile_state<T> state,
+    scan_kernel(const T* in, T* out, index_t n, T init, Op op, scan_tile_state<T> state,
                 lookback::tile_counter counter, unsigned backoff_ns, Delay delay,
                 index_t prefetch_tiles) {
   constexpr int N = ItemsPerThread;

@@ -30,7 +30,7 @@ struct scan_plan {
   // agent uses the descriptors' space for one T per tile (a descriptor is never smaller).
   static constexpr std::size_t counter_bytes = 16;
   static constexpr std::size_t workspace_bytes(index_t n) {
-    return n <= 0 ? 0 : counter_bytes + lookback::tile_state<T>::bytes(num_tiles(n));
+    return n <= 0 ? 0 : counter_bytes + scan_tile_state<T>::bytes(num_tiles(n));
   }
 };
 
@@ -71,7 +71,7 @@ index_t single_wave_max_tiles(bool aligned) {
   if constexpr (!plan::tuning.single_wave) {
     return 0;
   } else {
-    static_assert(sizeof(T) <= lookback::tile_state<T>::bytes(1), "an aggregate must fit a descriptor's space");
+    static_assert(sizeof(T) <= scan_tile_state<T>::bytes(1), "an aggregate must fit a descriptor's space");
     constexpr int threads = plan::tuning.block_threads;
     return aligned ? resident_blocks<single_wave_kernel<Exclusive, Tuning, T, Op, vector_width<T>>>(threads, 0)
                    : resident_blocks<single_wave_kernel<Exclusive, Tuning, T, Op, 1>>(threads, 0);
@@ -104,7 +104,7 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
     }
   }
   lookback::tile_counter counter(base);
-  lookback::tile_state<T> state(base + plan::counter_bytes);
+  scan_tile_state<T> state(base + plan::counter_bytes);
   const dim3 grid(static_cast<unsigned>(tiles));
   const index_t prefetch_tiles = l2_prefetch_tiles(
       plan::tile_items * static_cast<index_t>(sizeof(T)), plan::tuning.l2_prefetch_bytes,

@@ -183,18 +183,29 @@ ONEPASS_HD std::uint32_t lookback_counts(const count_state<Interleave>& state, i
 // folding 1-2 KiB of descriptors (docs/perf/scan.md). TilesPerLane == 1 is the classic
 // one-tile-per-lane walk.
 //
+// Two tiles a slot (tile_state's "Pairs") and an even TilesPerLane: a lane reads its
+// tiles a slot at a time, one 16-byte load for two tiles, with the windows aligned to
+// slots (below).
+//
 // WithTag: the walk also returns, in `prefix_tag`, the tag of the PREFIX that ended it
 // (tile_state, "Tags"); the AGGREGATEs' tags are not read. For values whose tag is
 // decided by the nearest PREFIX alone (the segmented scan's head kind: only tiles with no
 // head publish AGGREGATEs), so that the warp folds plain values.
-template <int TilesPerLane, bool WithTag, class T, int SlotWords, class Op>
-__device__ T lookback_warp_walk(const tile_state<T, SlotWords>& state, index_t tile, Op op, unsigned first_backoff_ns,
-                                std::uint32_t& prefix_tag) {
+template <int TilesPerLane, bool WithTag, class T, int SlotWords, int TilesPerSlot, class Op>
+__device__ T lookback_warp_walk(const tile_state<T, SlotWords, TilesPerSlot>& state, index_t tile, Op op,
+                                unsigned first_backoff_ns, std::uint32_t& prefix_tag) {
   static_assert(TilesPerLane >= 1, "a lane reads at least one tile");
   constexpr int K = TilesPerLane;
   constexpr int window = 32 * K;
+  // Two tiles a slot and an even K: each lane reads whole slots, one load a slot, so
+  // windows start on an even tile and end on an odd one; when tile - 1 is even, the first
+  // window's top position is `tile` itself, read but never folded (`skip_top`). With an
+  // odd K, one tile a load as with one-tile slots.
+  constexpr bool slots = TilesPerSlot == 2 && K % 2 == 0;
+  static_assert(!(slots && WithTag), "slots of two tiles are read untagged");
   const int lane = detail::lane_id();
-  index_t window_end = tile - 1;
+  index_t window_end = slots ? ((tile - 1) | 1) : tile - 1;
+  bool skip_top = window_end != tile - 1;
   T running{};
   bool have_running = false;
   for (;;) {
@@ -205,19 +216,35 @@ __device__ T lookback_warp_walk(const tile_state<T, SlotWords>& state, index_t t
     unsigned ns = first_backoff_ns;
     for (;;) {
       int lane_prefix = -1, lane_invalid = -1;
+      tile_status status[K];
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         values[k] = T{};
-        tile_status s = tile_status::prefix;  // tiles before 0 never count: tile 0 is PREFIX
-        if constexpr (WithTag) {
-          std::uint32_t tag = 0;
-          if (lane_first + k >= 0) s = state.try_read(lane_first + k, values[k], tag);
-          if (s == tile_status::prefix) lane_tag = tag;
-        } else {
-          if (lane_first + k >= 0) s = state.try_read(lane_first + k, values[k]);
+        status[k] = tile_status::prefix;  // tiles before 0 never count: tile 0 is PREFIX
+      }
+      if constexpr (slots) {
+#pragma unroll
+        for (int k = 0; k < K; k += 2) {  // lane_first is even: both tiles or neither below 0
+          if (lane_first + k >= 0) state.try_read_slot(lane_first + k, values[k], status[k], values[k + 1], status[k + 1]);
         }
-        if (s == tile_status::prefix) lane_prefix = lane * K + k;
-        if (s == tile_status::invalid) lane_invalid = lane * K + k;
+        // `tile` itself (AGGREGATE or INVALID): neither waited on nor a PREFIX
+        if (skip_top && lane == 31) status[K - 1] = tile_status::aggregate;
+      } else {
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          if constexpr (WithTag) {
+            std::uint32_t tag = 0;
+            if (lane_first + k >= 0) status[k] = state.try_read(lane_first + k, values[k], tag);
+            if (status[k] == tile_status::prefix) lane_tag = tag;
+          } else {
+            if (lane_first + k >= 0) status[k] = state.try_read(lane_first + k, values[k]);
+          }
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        if (status[k] == tile_status::prefix) lane_prefix = lane * K + k;
+        if (status[k] == tile_status::invalid) lane_invalid = lane * K + k;
       }
       top_prefix = __reduce_max_sync(detail::full_warp_mask, lane_prefix);
       top_invalid = __reduce_max_sync(detail::full_warp_mask, lane_invalid);
@@ -227,9 +254,11 @@ __device__ T lookback_warp_walk(const tile_state<T, SlotWords>& state, index_t t
       backoff(ns);
     }
     const int first = top_prefix < 0 ? 0 : top_prefix;  // fold window positions [first, window)
-    T mine = values[K - 1];  // lanes wholly below `first` hold garbage that is never read
+    // lanes wholly below `first` hold garbage that is never read
+    T mine = slots && skip_top && lane == 31 ? values[K - 2] : values[K - 1];
 #pragma unroll
     for (int k = K - 2; k >= 0; --k) {
+      if (slots && skip_top && lane == 31 && k == K - 2) continue;  // already `mine`
       if (lane * K + k >= first) mine = op(values[k], mine);
     }
     const T suffix = warp_reduce<T>::reduce_to_lane0(mine, op);  // lane i: lanes [i, 31]
@@ -241,12 +270,13 @@ __device__ T lookback_warp_walk(const tile_state<T, SlotWords>& state, index_t t
       return running;
     }
     window_end -= window;
+    skip_top = false;
   }
 }
 
-template <int TilesPerLane = 1, class T, int SlotWords, class Op>
-__device__ ONEPASS_FORCEINLINE T lookback_warp(const tile_state<T, SlotWords>& state, index_t tile, Op op,
-                                              unsigned first_backoff_ns = 32) {
+template <int TilesPerLane = 1, class T, int SlotWords, int TilesPerSlot, class Op>
+__device__ ONEPASS_FORCEINLINE T lookback_warp(const tile_state<T, SlotWords, TilesPerSlot>& state, index_t tile,
+                                              Op op, unsigned first_backoff_ns = 32) {
   std::uint32_t unused;
   return lookback_warp_walk<TilesPerLane, false>(state, tile, op, first_backoff_ns, unused);
 }

@@ -34,6 +34,14 @@
 // cost the plain int64 scan 1.6% on an H200 (docs/perf/scan.md, "Descriptor spacing").
 // The users choose: the plain scan the default, select and the segmented scan 4.
 //
+// Pairs. One-word descriptors may instead go two tiles to a slot (TilesPerSlot = 2):
+// tiles 2k and 2k + 1 in the slot's first two words, adjacent, 16-byte aligned, so that
+// a reader of both asks for their sector once, with one 16-byte load (try_read_slot),
+// where two 8-byte loads ask twice. lookback_warp reads its windows that way when a lane
+// takes an even number of tiles. The plain scan's 4-byte values use slots of four words
+// (16 bytes a tile and two tiles a sector, as with the default): +0.3 points of the copy
+// at 2^26-2^28 on an H200 (docs/perf/scan.md, "Two tiles a slot").
+//
 // Two-word descriptors (8-byte values) are written and read on the device with one
 // 16-byte access (st/ld.relaxed.gpu.v2.u64) instead of two 8-byte ones. The PTX memory
 // model treats a vector access as one relaxed access per element, so each word is still
@@ -63,7 +71,7 @@ enum class tile_status : std::uint32_t { invalid = 0, aggregate = 1, prefix = 2 
 
 using descriptor_word = unsigned long long;
 
-template <class T, int MinSlotWords = 2>
+template <class T, int MinSlotWords = 2, int TilesPerSlot = 1>
 class tile_state {
   static_assert(std::is_trivially_copyable_v<T>, "tile values must be trivially copyable");
   static_assert(MinSlotWords >= 1, "a slot holds at least one word");
@@ -71,12 +79,18 @@ class tile_state {
  public:
   using value_type = T;
   static constexpr int words_per_tile = static_cast<int>((sizeof(T) + 3) / 4);
-  // Words from one tile's descriptor to the next (see "Spacing" above).
-  static constexpr int slot_words = words_per_tile < MinSlotWords ? MinSlotWords : words_per_tile;
+  static_assert(TilesPerSlot == 1 || (TilesPerSlot == 2 && words_per_tile == 1),
+                "only one-word descriptors share a slot, two to a slot");
+  // Tiles whose descriptors share a slot (see "Pairs" above).
+  static constexpr int tiles_per_slot = TilesPerSlot;
+  // Words from one slot to the next (see "Spacing" above).
+  static constexpr int slot_words =
+      TilesPerSlot * words_per_tile < MinSlotWords ? MinSlotWords : TilesPerSlot * words_per_tile;
 
   // Bytes of descriptor storage for `num_tiles` tiles.
   static constexpr std::size_t bytes(index_t num_tiles) {
-    return static_cast<std::size_t>(num_tiles) * slot_words * sizeof(descriptor_word);
+    return static_cast<std::size_t>((num_tiles + TilesPerSlot - 1) / TilesPerSlot) * slot_words *
+           sizeof(descriptor_word);
   }
 
   tile_state() = default;
@@ -90,7 +104,9 @@ class tile_state {
   // at one tile read neighbouring words. `words` must hold count * bytes(num_tiles) bytes.
   ONEPASS_HD tile_state(void* words, int i, int count)
       : words_(static_cast<descriptor_word*>(words) + static_cast<index_t>(i) * words_per_tile),
-        stride_(static_cast<index_t>(count) * words_per_tile) {}
+        stride_(static_cast<index_t>(count) * words_per_tile) {
+    static_assert(TilesPerSlot == 1, "interleaved states do not share slots");
+  }
 
   // Tags. A publication may carry a small tag beside its value (at most max_tag), held in
   // the status half of every word above the status's two bits: it costs no word of its
@@ -128,7 +144,7 @@ class tile_state {
   // interleaved ones). The caller orders the clearing before every use, across the whole
   // grid (a grid barrier).
   ONEPASS_HD ONEPASS_FORCEINLINE void clear_part(index_t num_tiles, index_t rank, index_t count) const {
-    const index_t words = num_tiles * slot_words;
+    const index_t words = (TilesPerSlot == 1 ? num_tiles : (num_tiles + 1) / 2) * slot_words;
     for (index_t w = rank; w < words; w += count) {
       cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(words_[w]).store(
           0, cuda::std::memory_order_relaxed);
@@ -147,6 +163,27 @@ class tile_state {
     const std::uint32_t high = read(tile, value);
     if (high != 0) tag = high >> status_bits;
     return static_cast<tile_status>(high & status_mask);
+  }
+
+  // Reads the descriptors of the two tiles of one slot, `first` (even) and first + 1: on
+  // the device one 16-byte load, which asks for their sector once instead of twice. Each
+  // word is still one relaxed access (a vector access is one per element), so each
+  // status comes with its own value as in try_read. Only with TilesPerSlot == 2.
+  ONEPASS_HD ONEPASS_FORCEINLINE void try_read_slot(index_t first, T& value0, tile_status& status0, T& value1,
+                                                    tile_status& status1) const {
+    static_assert(TilesPerSlot == 2, "a slot of one tile: try_read");
+    descriptor_word words[2];
+#if ONEPASS_DEVICE_PASS
+    asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];\n"
+                 : "=l"(words[0]), "=l"(words[1])
+                 : "l"(address(first))
+                 : "memory");
+#else
+    words[0] = word(first, 0).load(cuda::std::memory_order_relaxed);
+    words[1] = word(first + 1, 0).load(cuda::std::memory_order_relaxed);
+#endif
+    status0 = unpack(words[0], value0);
+    status1 = unpack(words[1], value1);
   }
 
  private:
@@ -179,11 +216,32 @@ class tile_state {
     return high;
   }
 
+  // A one-word descriptor's status, and its value unless INVALID.
+  ONEPASS_HD static ONEPASS_FORCEINLINE tile_status unpack(descriptor_word w, T& value) {
+    const auto high = static_cast<std::uint32_t>(w >> 32);
+    if (high != 0) {
+      const auto chunk = static_cast<std::uint32_t>(w);
+      std::memcpy(&value, &chunk, sizeof(T));
+    }
+    return static_cast<tile_status>(high & status_mask);
+  }
+
   ONEPASS_HD ONEPASS_FORCEINLINE cuda::atomic_ref<descriptor_word, cuda::thread_scope_device> word(
       index_t tile, int w) const {
-    return cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(words_[tile * stride_ + w]);
+    if constexpr (TilesPerSlot == 1) {
+      return cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(words_[tile * stride_ + w]);
+    } else {
+      return cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(address(tile)[w]);
+    }
   }
-  ONEPASS_HD ONEPASS_FORCEINLINE descriptor_word* address(index_t tile) const { return words_ + tile * stride_; }
+  // The first word of `tile`'s descriptor.
+  ONEPASS_HD ONEPASS_FORCEINLINE descriptor_word* address(index_t tile) const {
+    if constexpr (TilesPerSlot == 1) {
+      return words_ + tile * stride_;
+    } else {  // two tiles a slot, one word each
+      return words_ + (tile >> 1) * stride_ + (tile & 1);
+    }
+  }
 
   descriptor_word* words_ = nullptr;
   index_t stride_ = slot_words;  // words from one tile's descriptor to the next
