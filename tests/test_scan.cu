@@ -228,13 +228,15 @@ struct forced_pipeline {
   }();
 };
 
-// The same with the lookback reading 4 descriptors a lane (windows of 128 tiles), so the
-// window's folding across lanes and within a lane, and its waits, are tested too.
+// The same with the lookback reading 4 descriptors a lane (windows of 128 tiles) and 8
+// for each block's first tile (256), so the window's folding across lanes and within a
+// lane, and its waits, are tested too, for the first tiles' window as well.
 template <class T>
 struct forced_pipeline_wide_lookback {
   static constexpr tuning::scan_tuning value = [] {
     tuning::scan_tuning t = forced_pipeline<T>::value;
     t.pipeline_lookback_tiles_per_lane = 4;
+    t.pipeline_first_lookback_tiles_per_lane = 8;
     return t;
   }();
 };

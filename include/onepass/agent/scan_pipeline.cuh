@@ -237,8 +237,11 @@ __device__ ONEPASS_FORCEINLINE void clear_lookback_in_grid(const State& state, c
 // block 0 sets the counter to 3G, and a grid barrier orders both before the first
 // publication and the first claim. The deadlock argument above still holds: each block's
 // tiles increase (b < b + G < b + 2G < every later claim).
+//
+// LookbackTilesPerLane: the lookback's window (lookback_warp); FirstLookbackTilesPerLane:
+// the window of each block's first tile, 0 for the same (the tuning's fields).
 template <class T, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
-          int LookbackTilesPerLane = 1, bool ClearsWorkspace = false>
+          int LookbackTilesPerLane = 1, bool ClearsWorkspace = false, int FirstLookbackTilesPerLane = 0>
 __global__ void __launch_bounds__(
     BlockThreads, (scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
     scan_pipeline_kernel(const T* in, T* out, index_t n, T init, Op op,
@@ -325,9 +328,14 @@ __global__ void __launch_bounds__(
     read_items(a, items);
     scan_t::scan_thread_items(items, op);
     const bool has_tile_prefix = Exclusive || tile > 0;
-    if (warp == 0)  // the aggregate went out a step ago
-      resolve_tile_prefix<Exclusive, false, LookbackTilesPerLane>(state, tile, reduced_a.aggregate, init, op,
-                                                                  backoff_ns, delay, tile_prefix);
+    if (warp == 0) {  // the aggregate went out a step ago
+      if (FirstLookbackTilesPerLane > 0 && step == 0)  // (see the tuning's field)
+        resolve_tile_prefix<Exclusive, false, (FirstLookbackTilesPerLane > 0 ? FirstLookbackTilesPerLane : 1)>(
+            state, tile, reduced_a.aggregate, init, op, backoff_ns, delay, tile_prefix);
+      else
+        resolve_tile_prefix<Exclusive, false, LookbackTilesPerLane>(state, tile, reduced_a.aggregate, init, op,
+                                                                    backoff_ns, delay, tile_prefix);
+    }
     __syncthreads();  // the tile's prefix is known
     scan_t::template apply_prefixes<Exclusive>(items, has_tile_prefix, tile_prefix, reduced_a.has_thread_prefix,
                                                reduced_a.thread_prefix, op);

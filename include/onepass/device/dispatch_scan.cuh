@@ -114,7 +114,8 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
     // own descriptors and counter: no memset (the grid fits on the device at once).
     constexpr bool clears = plan::tuning.pipeline_clears_workspace;
     constexpr auto kernel = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay,
-                                                 plan::tuning.pipeline_lookback_tiles_per_lane, clears>;
+                                                 plan::tuning.pipeline_lookback_tiles_per_lane, clears,
+                                                 plan::tuning.pipeline_first_lookback_tiles_per_lane>;
     constexpr int shared_bytes = scan_pipeline_layout<T, threads, items>::shared_bytes;
     // With few tiles per resident block the pipeline never fills (a block claims three
     // tiles up front) and one tile per block is faster (docs/perf/scan.md).

@@ -58,6 +58,11 @@ struct scan_tuning {
   // counter behind a grid barrier (agent/scan_pipeline.cuh), in place of a memset before
   // it: one launch a call instead of two.
   bool pipeline_clears_workspace = false;
+  // The pipelined agent's window for each block's first tile (0: the same as the
+  // others'). A block's first lookback walks back over the tiles that every other block
+  // took in its first step, all of them AGGREGATE, to tile 0's PREFIX: with 64-tile
+  // windows up to five round trips in a row, one with a window wide enough.
+  int pipeline_first_lookback_tiles_per_lane = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
 };
 
@@ -75,10 +80,13 @@ inline constexpr long long scan_l2_prefetch_min_input_bytes = 128ll << 20;
 // block): int64 at 2^21.2 (589 tiles, 2.2 a resident block) went from 70.2-70.5% of the copy
 // with one tile per block to 78.8-79.0% (CUB 77.5%). 4-byte types keep 2.5, the single-wave
 // agent's own limit on sm_90 (5 blocks of it a SM, 2 of the pipelined one), so on those
-// GPUs they never run one tile per block when aligned.
+// GPUs they never run one tile per block when aligned. A block's first lookback reads
+// 128-tile windows for 4-byte types: +0.25 to +0.5 points at 2^24-2^28 on an H200; for
+// 8-byte types 128- and 256-tile first windows lost 0.3-4 points (docs/perf/scan.md, "The
+// first lookback's window").
 constexpr scan_tuning scan_tuning_for_size(std::size_t element_bytes) {
   if (element_bytes <= 4)
-    return {256, 32, 32, 5, true, 2.5, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 2, true};
+    return {256, 32, 32, 5, true, 2.5, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 2, true, 4};
   if (element_bytes <= 8)
     return {256, 16, 32, 4, true, 0, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 1, true};
   return {128, 4, 32, 0, false};
