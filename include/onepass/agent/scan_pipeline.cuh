@@ -251,6 +251,7 @@ __global__ void __launch_bounds__(
   using scan_t = block_scan<T, BlockThreads>;
   constexpr int N = ItemsPerThread;
   constexpr int S = layout::stages;
+  constexpr int first_window = FirstLookbackTilesPerLane > 0 ? FirstLookbackTilesPerLane : LookbackTilesPerLane;
   extern __shared__ __align__(16) unsigned char stage_memory[];
   __shared__ typename scan_t::storage reduce_storage;
   __shared__ index_t claimed[S];
@@ -329,9 +330,9 @@ __global__ void __launch_bounds__(
     scan_t::scan_thread_items(items, op);
     const bool has_tile_prefix = Exclusive || tile > 0;
     if (warp == 0) {  // the aggregate went out a step ago
-      if (FirstLookbackTilesPerLane > 0 && step == 0)  // (see the tuning's field)
-        resolve_tile_prefix<Exclusive, false, (FirstLookbackTilesPerLane > 0 ? FirstLookbackTilesPerLane : 1)>(
-            state, tile, reduced_a.aggregate, init, op, backoff_ns, delay, tile_prefix);
+      if (first_window != LookbackTilesPerLane && step == 0)  // (see the tuning's field)
+        resolve_tile_prefix<Exclusive, false, first_window>(state, tile, reduced_a.aggregate, init, op, backoff_ns,
+                                                            delay, tile_prefix);
       else
         resolve_tile_prefix<Exclusive, false, LookbackTilesPerLane>(state, tile, reduced_a.aggregate, init, op,
                                                                     backoff_ns, delay, tile_prefix);

@@ -254,11 +254,13 @@ __device__ T lookback_warp_walk(const tile_state<T, SlotWords, TilesPerSlot>& st
       backoff(ns);
     }
     const int first = top_prefix < 0 ? 0 : top_prefix;  // fold window positions [first, window)
-    // lanes wholly below `first` hold garbage that is never read
-    T mine = slots && skip_top && lane == 31 ? values[K - 2] : values[K - 1];
+    // The lane's top tile is folded unless it is `tile` itself (drop_top). Lanes wholly
+    // below `first` hold garbage that is never read.
+    const bool drop_top = slots && skip_top && lane == 31;
+    T mine = drop_top ? values[slots ? K - 2 : 0] : values[K - 1];
 #pragma unroll
     for (int k = K - 2; k >= 0; --k) {
-      if (slots && skip_top && lane == 31 && k == K - 2) continue;  // already `mine`
+      if (drop_top && k == K - 2) continue;  // already `mine`
       if (lane * K + k >= first) mine = op(values[k], mine);
     }
     const T suffix = warp_reduce<T>::reduce_to_lane0(mine, op);  // lane i: lanes [i, 31]

@@ -87,10 +87,13 @@ class tile_state {
   static constexpr int slot_words =
       TilesPerSlot * words_per_tile < MinSlotWords ? MinSlotWords : TilesPerSlot * words_per_tile;
 
+  // Slots holding `num_tiles` tiles.
+  ONEPASS_HD static constexpr index_t slots(index_t num_tiles) {
+    return TilesPerSlot == 1 ? num_tiles : (num_tiles + 1) / 2;
+  }
   // Bytes of descriptor storage for `num_tiles` tiles.
   static constexpr std::size_t bytes(index_t num_tiles) {
-    return static_cast<std::size_t>((num_tiles + TilesPerSlot - 1) / TilesPerSlot) * slot_words *
-           sizeof(descriptor_word);
+    return static_cast<std::size_t>(slots(num_tiles)) * slot_words * sizeof(descriptor_word);
   }
 
   tile_state() = default;
@@ -144,7 +147,7 @@ class tile_state {
   // interleaved ones). The caller orders the clearing before every use, across the whole
   // grid (a grid barrier).
   ONEPASS_HD ONEPASS_FORCEINLINE void clear_part(index_t num_tiles, index_t rank, index_t count) const {
-    const index_t words = (TilesPerSlot == 1 ? num_tiles : (num_tiles + 1) / 2) * slot_words;
+    const index_t words = slots(num_tiles) * slot_words;
     for (index_t w = rank; w < words; w += count) {
       cuda::atomic_ref<descriptor_word, cuda::thread_scope_device>(words_[w]).store(
           0, cuda::std::memory_order_relaxed);
