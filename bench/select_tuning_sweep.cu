@@ -4,8 +4,10 @@
 // run; every count and item verified against the CPU reference before it is timed,
 // timed like onepass-bench (bench/gpu.cuh), rates on bytes read + written.
 // Used to choose the rows of include/onepass/tuning/select_tuning.cuh (docs/perf/select.md).
-//   select_tuning_sweep [log2_n=28] [rows=all|stores|prefetch|backoff|shapes]
-// ("stores": the one-tile kernel's packed items written one store an item against 16
+//   select_tuning_sweep [log2_n=28] [rows=all|pipeline|stores|prefetch|backoff|shapes]
+// ("pipeline": production against the same row without its pipelined agent and with the
+// agent for every call at every size, alternated;
+// "stores": the one-tile kernel's packed items written one store an item against 16
 // bytes a store, on the tables where production runs that kernel, and partition;
 // "prefetch": the production rows with the L2 prefetch 1, 2, 4 and 6 MiB ahead;
 // "backoff": the production rows with the lookback's first pause 0, 16, 32 and 128 ns;
@@ -60,6 +62,29 @@ struct production_backoff {
   static constexpr tuning::select_tuning value = [] {
     tuning::select_tuning t = tuning::default_select_tuning<T>::value;
     t.lookback_backoff_ns = Ns;
+    return t;
+  }();
+};
+
+// The production row with the pipelined agent off (the kernels it ran before 2026-11-28).
+template <class T>
+struct production_no_pipeline {
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    t.pipeline_threads = 0;
+    return t;
+  }();
+};
+// The production row with the pipelined agent for every call it can run and at every
+// size (production: from 2.5 tiles per resident block up, and not for every call).
+template <class T>
+struct production_pipeline_everywhere {
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    t.pipeline_min_tiles_per_block = 0;
+    t.pipeline_selects = true;
+    t.pipeline_partitions = true;
+    t.pipeline_unique = true;
     return t;
   }();
 };
@@ -175,9 +200,15 @@ struct sweep {
     const bool split = what == op::unique    ? select_kernel_choice<unique_job, Row>::split_tile(true, false)
                        : what == op::flagged ? select_kernel_choice<flagged_job, Row>::split_tile(true, false)
                                              : select_kernel_choice<job, Row>::split_tile(true, what == op::partition);
+    const bool pipelined = what == op::unique    ? select_kernel_choice<unique_job, Row>::pipelined(true, 1e9, false)
+                           : what == op::flagged ? select_kernel_choice<flagged_job, Row>::pipelined(true, 1e9, false)
+                                                 : select_kernel_choice<job, Row>::pipelined(true, 1e9, what == op::partition);
     const auto k = what == op::unique ? r.for_unique() : r;
     char name[80];
-    if (split)
+    if (pipelined)
+      std::snprintf(name, sizeof name, "pipeline %dx%d L2+%lldMiB window %d", r.pipeline_threads, r.pipeline_items,
+                    k.l2_prefetch_bytes >> 20, 32 * r.pipeline_lookback_tiles_per_lane);
+    else if (split)
       std::snprintf(name, sizeof name, "%d x (%d rows + %d shared) L2+%lldMiB min%d wait %uns", k.block_threads,
                     k.register_rows, k.shared_items, k.l2_prefetch_bytes >> 20, k.split_min_blocks_per_sm,
                     k.lookback_backoff_ns);
@@ -287,6 +318,14 @@ int run_shapes_table(long long n, op what, int keep, bench::timer& time, double 
                         shape_row<128, 64, 32, 8>, shape_row<128, 64, 16, 8>>(n, what, keep, time, copy_gbps);
 }
 
+// Production against the same row without the pipelined agent and with it for every
+// call at every size.
+template <class T>
+int run_pipeline_table(long long n, op what, int keep, bench::timer& time, double copy_gbps) {
+  return run_alternated<T, production_no_pipeline<T>, tuning::default_select_tuning<T>,
+                        production_pipeline_everywhere<T>>(n, what, keep, time, copy_gbps);
+}
+
 int main(int argc, char** argv) try {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -315,6 +354,18 @@ int main(int argc, char** argv) try {
     failures += run_backoff_table<unsigned long long>(n / 2, op::select, 50, time, copy_gbps);
     return failures ? 1 : 0;
   }
+  if (argc > 2 && std::string(argv[2]) == "pipeline") {
+    for (int keep : {1, 50, 99}) failures += run_pipeline_table<unsigned>(n, op::select, keep, time, copy_gbps);
+    failures += run_pipeline_table<unsigned>(n, op::partition, 50, time, copy_gbps);
+    failures += run_pipeline_table<unsigned>(n, op::unique, 4, time, copy_gbps);
+    failures += run_pipeline_table<unsigned>(n, op::unique, 1, time, copy_gbps);
+    for (int keep : {1, 50, 99})
+      failures += run_pipeline_table<unsigned long long>(n / 2, op::select, keep, time, copy_gbps);
+    failures += run_pipeline_table<unsigned long long>(n / 2, op::partition, 50, time, copy_gbps);
+    failures += run_pipeline_table<unsigned long long>(n / 2, op::unique, 4, time, copy_gbps);
+    std::printf("%d FAILED\n", failures);
+    return failures ? 1 : 0;
+  }
   if (argc > 2 && std::string(argv[2]) == "prefetch") {
     for (int keep : {1, 50, 99}) failures += run_prefetch_table<unsigned>(n, op::select, keep, time, copy_gbps);
     failures += run_prefetch_table<unsigned>(n, op::partition, 50, time, copy_gbps);
@@ -338,7 +389,7 @@ int main(int argc, char** argv) try {
     return failures ? 1 : 0;
   }
   if (argc > 2 && std::string(argv[2]) != "all") {
-    std::fprintf(stderr, "select_tuning_sweep: rows must be all, stores, prefetch, backoff or shapes, not %s\n", argv[2]);
+    std::fprintf(stderr, "select_tuning_sweep: rows must be all, pipeline, stores, prefetch, backoff or shapes, not %s\n", argv[2]);
     return 2;
   }
   for (int keep : {1, 50, 99}) failures += run_table<unsigned, 64, 32>(n, op::select, keep, time, copy_gbps);

@@ -888,12 +888,41 @@ struct forced_prefetch {
   }();
 };
 
+// The production row without its pipelined agent (which production uses only from 2.5
+// tiles per resident block up, so the one-tile and split kernels below keep running at
+// every size whatever the GPU).
+template <class T>
+struct no_pipeline {
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    t.pipeline_threads = 0;
+    return t;
+  }();
+};
+
+// The pipelined agent at every size (production: from 2.5 tiles per resident block up),
+// with the L2 prefetch two tiles ahead, for select_if, unique and partition (production:
+// not every call, see the tuning).
+template <class T>
+struct pipeline_everywhere {
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    t.pipeline_min_tiles_per_block = 0;
+    t.pipeline_selects = true;
+    t.pipeline_partitions = true;
+    t.pipeline_unique = true;
+    t.l2_prefetch_bytes = 2ll * t.tile_items() * static_cast<long long>(sizeof(T));
+    t.l2_prefetch_min_input_bytes = 0;
+    return t;
+  }();
+};
+
 // The one-tile kernel on aligned input: production gives aligned 4- and 8-byte items to
 // the split tile, so this is the only way the one-tile kernel's 128-bit loads run for them.
 template <class T>
 struct one_tile_kernel_only {
   static constexpr tuning::select_tuning value = [] {
-    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    tuning::select_tuning t = no_pipeline<T>::value;
     t.register_rows = 0;
     t.shared_items = 0;
     return t;
@@ -917,7 +946,7 @@ struct one_tile_scalar_stores {
 template <class T>
 struct split_tile_four_byte {
   static constexpr tuning::select_tuning value = [] {
-    tuning::select_tuning t = tuning::default_select_tuning<T>::value;
+    tuning::select_tuning t = no_pipeline<T>::value;
     t.register_rows = 32;
     t.shared_items = t.tile_items() - 32 * t.block_threads;
     t.split_selects = true;
@@ -975,7 +1004,77 @@ TEST(SelectStress, StalledTilesNeitherDeadlockNorReadStaleCounts) {
   // The L2 prefetch on (production turns it on from 128 MiB up), unique in place included.
   check_stalled<unsigned, forced_prefetch<unsigned>>(n);
   check_stalled<unsigned, forced_prefetch<unsigned>>(3 * 8192 + 5);  // the prefetch reaches the partial tile
-  check_stalled<double>(n / 2);                                       // the split tile, 8-byte items
+  check_stalled<double, no_pipeline<double>>(n / 2);                  // the split tile, 8-byte items
+}
+
+// The pipelined agent's selects (partition and unique: check_stalled): out of place with
+// half kept and with every third item by index, in place with 1% kept and with all kept;
+// with stalled tiles. The launch alone: every pointer is 16-byte aligned, as it needs.
+template <class T>
+void check_pipelined_selects(long long n) {
+  using Tuning = pipeline_everywhere<T>;
+  using onepass::detail::select_if_job;
+  using pred_t = typename item_traits<T>::pred;
+  device_buffer<T> in(fraction_input<T>(n, 0.5, 31 + n)), out(n + guard), io(n + guard);
+  device_buffer<index_t> count(1);
+  device_buffer<unsigned char> ws(static_cast<long long>(onepass::select_workspace_bytes<T>(n)));
+  const workspace w{ws.get(), ws.bytes()};
+  const std::vector<T> values = in.download();
+  for (unsigned salt = 0; salt < 2; ++salt) {
+    SCOPED_TRACE(name_of<T>() + " n=" + std::to_string(n) + " salt " + std::to_string(salt));
+    out.poison();
+    count.poison();
+    onepass::detail::select_launch<select_if_job<T, pred_t>, Tuning>(
+        select_if_job<T, pred_t>{in.get(), pred_t{}}, n, out.get(), static_cast<T*>(nullptr), count.get(), w, nullptr,
+        stall_some_tiles{salt + 20});
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    const std::vector<T> want = reference_select_if(values, pred_t{});
+    EXPECT_EQ(count.download()[0], static_cast<index_t>(want.size()));
+    expect_output(out, want, "select_if");
+
+    out.poison();
+    count.poison();
+    onepass::detail::select_launch<select_if_job<T, keep_every_third>, Tuning>(
+        select_if_job<T, keep_every_third>{in.get(), keep_every_third{}}, n, out.get(), static_cast<T*>(nullptr),
+        count.get(), w, nullptr, stall_some_tiles{salt + 30});
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(count.download()[0], static_cast<index_t>((n + 2) / 3));
+    expect_output(out, reference_select_if(values, keep_every_third{}), "every third");
+
+    for (double fraction : {0.01, 1.0}) {
+      const std::vector<T> host = fraction_input<T>(n, fraction, 37 + n);
+      io.poison();
+      io.upload(host);
+      count.poison();
+      onepass::detail::select_launch<select_if_job<T, pred_t>, Tuning>(
+          select_if_job<T, pred_t>{io.get(), pred_t{}}, n, io.get(), static_cast<T*>(nullptr), count.get(), w,
+          nullptr, stall_some_tiles{salt + 40});
+      ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+      const std::vector<T> kept = reference_select_if(host, pred_t{});
+      EXPECT_EQ(count.download()[0], static_cast<index_t>(kept.size()));
+      expect_items(io.download(), 0, kept, static_cast<std::size_t>(n), "select_if in place");
+    }
+  }
+}
+
+// The pipelined agent: every tile edge, a partial last tile, fewer tiles than blocks, and
+// hundreds of tiles per block's pipeline; 4- and 8-byte items.
+TEST(SelectStress, PipelinedAgent) {
+  ONEPASS_REQUIRE_GPU();
+  using u32 = pipeline_everywhere<unsigned>;
+  const long long tile = onepass::detail::select_plan<unsigned, u32>::tile_items;
+  for (long long n : {1ll, 31ll, 32ll, 33ll, tile - 1, tile, tile + 1, 3 * tile + 5,
+                      std::min(max_test_items(), (1ll << 22) + 17)}) {
+    check_stalled<unsigned, u32>(n);
+    check_pipelined_selects<unsigned>(n);
+  }
+  const long long tile8 = onepass::detail::select_plan<double, pipeline_everywhere<double>>::tile_items;
+  for (long long n : {1ll, 33ll, tile8 - 1, tile8 + 1, 5 * tile8 + 3, std::min(max_test_items(), (1ll << 21) + 9)}) {
+    check_stalled<double, pipeline_everywhere<double>>(n);
+    check_pipelined_selects<double>(n);
+  }
+  check_stalled<long long, pipeline_everywhere<long long>>(std::min(max_test_items(), (1ll << 21) + 9));
+  check_pipelined_selects<float>(std::min(max_test_items(), (1ll << 20) + 3));
 }
 
 TEST(SelectStress, SplitTileOnFourByteItems) {

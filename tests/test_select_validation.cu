@@ -334,7 +334,8 @@ TEST(SelectValidation, UniqueTakesItsOwnTileForFourByteItems) {
 // The kernel each call runs with the production rows (docs/perf/select.md): 4-byte
 // selects and unique keep the one-tile kernel and partitions take the split tile; 8-byte
 // items take the split tile for every call but select_flagged; other sizes and unaligned
-// inputs always run the one-tile kernel. Host-side: the dispatcher's own decision.
+// inputs always run the one-tile kernel. (Where the pipelined agent does not: the next
+// test.) Host-side: the dispatcher's own decision.
 TEST(SelectValidation, KernelChoiceOfTheProductionRows) {
   using onepass::detail::select_flagged_job;
   using onepass::detail::select_if_job;
@@ -366,6 +367,41 @@ TEST(SelectValidation, KernelChoiceOfTheProductionRows) {
     long long a, b;
   };
   EXPECT_FALSE(choice(select_if_job<pair16, is_odd>{}, true, true));
+}
+
+// Where the pipelined agent runs (agent/select_pipeline.cuh), before the choice above:
+// 4-byte select_if and partitions, 8-byte partitions, on 16-byte aligned input and outputs
+// from 2.5 tiles per resident block up; never unique, select_flagged or other item sizes.
+TEST(SelectValidation, PipelineChoiceOfTheProductionRows) {
+  using onepass::detail::select_flagged_job;
+  using onepass::detail::select_if_job;
+  using onepass::detail::select_kernel_choice;
+  using onepass::detail::unique_job;
+  auto pipelined = [](auto job, bool aligned, double tiles_per_block, bool partition) {
+    using Job = decltype(job);
+    return select_kernel_choice<Job, onepass::tuning::default_select_tuning<typename Job::value_type>>::pipelined(
+        aligned, tiles_per_block, partition);
+  };
+  // 4-byte items.
+  EXPECT_TRUE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.5, false));
+  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.4, false));
+  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, false, 100, false));
+  EXPECT_TRUE(pipelined(select_if_job<float, is_odd>{}, true, 100, true));
+  EXPECT_FALSE(pipelined(select_if_job<float, is_odd>{}, true, 2, true));
+  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false));
+  EXPECT_FALSE(pipelined(select_flagged_job<unsigned, std::uint8_t>{}, true, 100, false));
+  // 8-byte items: partitions only.
+  EXPECT_TRUE(pipelined(select_if_job<double, is_odd>{}, true, 100, true));
+  EXPECT_FALSE(pipelined(select_if_job<double, is_odd>{}, false, 100, true));
+  EXPECT_FALSE(pipelined(select_if_job<long long, is_odd>{}, true, 100, false));
+  EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100, false));
+  EXPECT_FALSE(pipelined(select_flagged_job<double, std::uint8_t>{}, true, 100, false));
+  // Other sizes: never.
+  EXPECT_FALSE(pipelined(select_if_job<std::uint16_t, is_odd>{}, true, 100, true));
+  struct pair16 {
+    long long a, b;
+  };
+  EXPECT_FALSE(pipelined(select_if_job<pair16, is_odd>{}, true, 100, true));
 }
 
 TEST(SelectValidation, WorkspaceBytes) {

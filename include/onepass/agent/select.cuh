@@ -129,6 +129,10 @@ struct unique_job {
   }
 };
 
+// The number of set bits of a keep mask.
+__device__ ONEPASS_FORCEINLINE unsigned count_bits(unsigned m) { return static_cast<unsigned>(__popc(m)); }
+__device__ ONEPASS_FORCEINLINE unsigned count_bits(unsigned long long m) { return static_cast<unsigned>(__popcll(m)); }
+
 // --- the kernel -------------------------------------------------------------------------
 // The packing buffer holds the tile in item order with one padding item after every
 // 128 bytes: threads write their kept items at positions about N * (fraction kept)

@@ -55,8 +55,6 @@ struct select_split_shared {
 // A lane's keep bits, one per row.
 template <int Rows>
 using keep_mask = std::conditional_t<(Rows > 32), unsigned long long, unsigned>;
-__device__ ONEPASS_FORCEINLINE unsigned count_bits(unsigned m) { return static_cast<unsigned>(__popc(m)); }
-__device__ ONEPASS_FORCEINLINE unsigned count_bits(unsigned long long m) { return static_cast<unsigned>(__popcll(m)); }
 
 // Copies a warp's shared segment (Bytes bytes at src, of which `valid` exist) with its
 // 32 lanes, 16 bytes per copy; the chunk that straddles the end goes item by item (Item

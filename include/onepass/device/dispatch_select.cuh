@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "onepass/agent/select.cuh"
+#include "onepass/agent/select_pipeline.cuh"
 #include "onepass/agent/select_split.cuh"
 #include "onepass/detail/launch.cuh"
 #include "onepass/tuning/select_tuning.cuh"
@@ -54,14 +55,34 @@ struct select_job_tuning {
   static constexpr tuning::select_tuning value = Job::needs_previous ? Tuning::value.for_unique() : Tuning::value;
 };
 
-// Which kernel a call runs: the split tile (agent/select_split.cuh) on an aligned input
-// where the row has one for this job and the call allows it (a partition, or a select with
-// split_selects), else the one-tile kernel (agent/select.cuh; 128-bit loads when aligned,
-// scalar ones when not). The one decision, for select_launch and for the labels of the
-// tuning sweep; host-side, tested without a GPU.
+// Which kernel a call runs: the pipelined agent (agent/select_pipeline.cuh) where the row
+// has one for this call, the input and outputs are 16-byte aligned and there are enough
+// tiles for every resident block to fill its pipeline; else the split tile
+// (agent/select_split.cuh) on an aligned input where the row has one for this job and the
+// call allows it (a partition, or a select with split_selects); else the one-tile kernel
+// (agent/select.cuh; 128-bit loads when aligned, scalar ones when not). The one decision,
+// for select_launch and for the labels of the tuning sweep; host-side, tested without a
+// GPU.
 template <class Job, class Tuning>
 struct select_kernel_choice {
   using plan = select_plan<typename Job::value_type, select_job_tuning<Job, Tuning>>;
+  static constexpr tuning::select_tuning row = Tuning::value;  // the pipeline's fields
+  // The same tile as the row's (for unique, at least as large as its own), so that one
+  // workspace size serves every call.
+  static_assert(row.pipeline_fits(), "tuning: the pipelined agent's tile must be tile_items() items");
+  static constexpr bool pipeline_for_call(bool partition) {
+    return Job::needs_previous ? row.pipeline_unique : partition ? row.pipeline_partitions : row.pipeline_selects;
+  }
+  // Whether the pipelined agent is compiled for this job and row at all.
+  static constexpr bool pipeline_compiled =
+      row.pipeline_threads > 0 && (sizeof(typename Job::value_type) == 4 || sizeof(typename Job::value_type) == 8) &&
+      !Job::reads_flags && (pipeline_for_call(false) || (Job::may_partition && pipeline_for_call(true)));
+  // all_aligned: the input and every output 16-byte aligned; tiles_per_block: the call's
+  // tiles over the pipelined agent's resident blocks.
+  static constexpr bool pipelined(bool all_aligned, double tiles_per_block, bool partition) {
+    return pipeline_compiled && all_aligned && tiles_per_block >= row.pipeline_min_tiles_per_block &&
+           pipeline_for_call(partition);
+  }
   // Whether the split tile is compiled for this job and row at all (a job that is never a
   // partition compiles it only when selects use it).
   static constexpr bool split_compiled =
@@ -166,7 +187,6 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
   constexpr int V = vector_width<T>;
   static_assert(items % V == 0, "tuning: items_per_thread must be a multiple of the vector width");
   auto* base = static_cast<unsigned char*>(ws.data);
-  ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::launch_workspace_bytes(n), stream));
   lookback::tile_counter counter(base);
   select_tile_state state(base + plan::counter_bytes);
   const bool aligned = is_vector_aligned(job.in);
@@ -177,6 +197,38 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
       plan::tuning.l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)), aligned);
   // The kernel: select_kernel_choice.
   using choice = select_kernel_choice<Job, Tuning>;
+  if constexpr (choice::pipeline_compiled) {
+    constexpr int p_threads = choice::row.pipeline_threads;
+    constexpr int p_items = choice::row.pipeline_items;
+    // A job that may partition is compiled both ways, the others as selects only.
+    constexpr auto select_kernel_p = select_pipeline_kernel<Job, p_threads, p_items, false, Delay,
+                                                            choice::row.pipeline_lookback_tiles_per_lane>;
+    constexpr auto partition_kernel_p = select_pipeline_kernel<Job, p_threads, p_items, Job::may_partition, Delay,
+                                                               choice::row.pipeline_lookback_tiles_per_lane>;
+    const auto kernel = out_rejected != nullptr ? partition_kernel_p : select_kernel_p;
+    using layout = select_pipeline_layout<T, p_threads, p_items>;
+    const bool all_aligned = aligned && is_vector_aligned(out) &&
+                             (out_rejected == nullptr || is_vector_aligned(out_rejected));
+    const index_t p_tiles = layout::loads::num_tiles(n);
+    const index_t resident =
+        !all_aligned ? 0
+        : out_rejected != nullptr ? resident_blocks<partition_kernel_p>(p_threads, layout::shared_bytes)
+                                  : resident_blocks<select_kernel_p>(p_threads, layout::shared_bytes);
+    if (choice::pipelined(all_aligned, resident > 0 ? static_cast<double>(p_tiles) / resident : 0.0,
+                          out_rejected != nullptr)) {
+      // The tile counter and this launch's descriptors (unique's one-tile row has smaller
+      // tiles than the pipeline's).
+      ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::counter_bytes + select_tile_state::bytes(p_tiles), stream));
+      const index_t p_prefetch = l2_prefetch_tiles(layout::tile_bytes, plan::tuning.l2_prefetch_bytes,
+                                                   plan::tuning.l2_prefetch_min_input_bytes,
+                                                   n * static_cast<index_t>(sizeof(T)), aligned);
+      const dim3 persistent(static_cast<unsigned>(p_tiles < resident ? p_tiles : resident));
+      launch(kernel, persistent, p_threads, layout::shared_bytes, stream, job, n, out, out_rejected, count_out, state,
+             counter, plan::tuning.lookback_backoff_ns, delay, p_prefetch);
+      return;
+    }
+  }
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::launch_workspace_bytes(n), stream));
   if constexpr (choice::split_compiled) {
     if (choice::split_tile(aligned, out_rejected != nullptr)) {
       launch(select_split_kernel<Job, threads, plan::tuning.register_rows, plan::tuning.shared_items,

@@ -45,7 +45,24 @@ struct select_tuning {
   // calls' (0: items_per_thread). Only in rows whose selects keep the one-tile kernel
   // (split_selects false), so that unique never runs the split tile.
   int unique_items_per_thread = 0;
+  // The pipelined agent (agent/select_pipeline.cuh): persistent blocks of
+  // pipeline_threads x pipeline_items tiles (the same tile as tile_items()) that keep loads
+  // in flight during their lookback, for 4- and 8-byte items where the input and outputs
+  // are 16-byte aligned and there are at least pipeline_min_tiles_per_block tiles per
+  // resident block; 0 threads = never. Which calls use it: the pipeline_* flags
+  // (select_flagged never does: it has no flags path).
+  int pipeline_threads = 0;
+  int pipeline_items = 0;
+  double pipeline_min_tiles_per_block = 2.5;
+  // Its lookback's window: each lane reads this many consecutive descriptors a round trip.
+  int pipeline_lookback_tiles_per_lane = 1;
+  bool pipeline_selects = true;
+  bool pipeline_partitions = true;
+  bool pipeline_unique = true;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
+  constexpr bool pipeline_fits() const {
+    return pipeline_threads == 0 || pipeline_threads * pipeline_items == tile_items();
+  }
   // The row unique runs: the one-tile kernel with unique_items_per_thread, where set.
   constexpr select_tuning for_unique() const {
     select_tuning t = *this;
@@ -86,6 +103,15 @@ inline constexpr long long select_l2_prefetch_min_input_bytes = 128ll << 20;
 // against 96 and 5): at 2^28 uint32 with runs of 4, +1.9 points of the copy on an H100 and
 // +1.6 on an H200; the same shape loses 0.7-1.8 points for select_if, which keeps 128 x 64.
 inline constexpr int select_unique_items_per_thread_4byte = 48;
+// The pipelined agent (agent/select_pipeline.cuh): 256 threads x 128 bytes of items (the
+// one-tile kernel's 32 KiB tile), 64-tile lookback windows, from 2.5 tiles per resident
+// block up (its 2 blocks per SM). Measured at 2^28 uint32 / 2^27 uint64 on an H200, % of
+// the copy, the kernels above -> pipelined (docs/perf/select.md, "The pipelined select"):
+//   4-byte select 1 / 50 / 99% kept 63.5 / 76.8 / 83.6 -> 64.8 / 80.8 / 88.2, partition
+//     70.0 -> 81.1; unique (runs of 4) 72.8 -> 70.1, so 4-byte unique keeps its kernel;
+//   8-byte partition 83.0 -> 88.0; select 74.8 / 82.9 / 88.0 -> 70.2 / 84.0 / 91.0 and
+//     unique 78.7 -> 77.9, so 8-byte selects and unique keep the split tile.
+inline constexpr double select_pipeline_min_tiles_per_block = 2.5;
 constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
   const int items = element_bytes >= 256 ? 1 : element_bytes <= 4 ? 64 : static_cast<int>(256 / element_bytes);
   if (element_bytes == 4 || element_bytes == 8) {
@@ -102,7 +128,14 @@ constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
             element_bytes == 8,
             true,
             0,
-            element_bytes == 4 ? select_unique_items_per_thread_4byte : 0};
+            element_bytes == 4 ? select_unique_items_per_thread_4byte : 0,
+            256,
+            static_cast<int>(128 / element_bytes),
+            select_pipeline_min_tiles_per_block,
+            2,
+            element_bytes == 4,
+            true,
+            false};
   }
   return {128, items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes};
 }
