@@ -85,8 +85,12 @@ struct select_pipeline_layout {
   static __device__ ONEPASS_FORCEINLINE const T* item(const unsigned char* stage, int k) {
     return reinterpret_cast<const T*>(stage + loads::chunk_offset(k / vector)) + k % vector;
   }
-  // Packed item k (k >= 0).
-  static __device__ ONEPASS_FORCEINLINE T* packed(unsigned char* stage, int k) {
+  // Packed item k: pack::slot in unsigned arithmetic (a signed division by the row costs
+  // two more instructions an item), and pack::slot itself (see the packing loops).
+  static __device__ ONEPASS_FORCEINLINE T* packed(unsigned char* stage, unsigned k) {
+    return reinterpret_cast<T*>(stage) + (k + k / static_cast<unsigned>(pack::row));
+  }
+  static __device__ ONEPASS_FORCEINLINE T* signed_packed(unsigned char* stage, int k) {
     return reinterpret_cast<T*>(stage) + pack::slot(k);
   }
 };
@@ -206,20 +210,35 @@ __global__ void __launch_bounds__(
 
     // Pack in place: kept items from the front, a partition's rejected ones from the back.
     // Every bit of the mask is a valid item; a partition's other valid items are rejected.
-    {
+    // The two forms below are the fastest measured for each call (H200, docs/perf/select.md):
+    // a select's loop with its count advanced on every item, a partition's with each run's
+    // position advanced only where an item goes (3 points of the copy either way).
+    if constexpr (Partition) {
+      unsigned front = static_cast<unsigned>(decided_a.kept_before);
+#pragma unroll
+      for (int j = 0; j < N; ++j) {
+        if ((decided_a.keep >> j) & 1) {
+          *layout::packed(stage, front) = items[j];
+          ++front;
+        }
+      }
+      const int valid = valid_items(tile);
+      // From the end backwards: the last slot takes the first rejected item.
+      unsigned back = static_cast<unsigned>(tile_items - 1 - (tid * N - decided_a.kept_before));
+#pragma unroll
+      for (int j = 0; j < N; ++j) {
+        if (!((decided_a.keep >> j) & 1) && j < valid) {
+          *layout::packed(stage, back) = items[j];
+          --back;
+        }
+      }
+    } else {
       int front = decided_a.kept_before;
-      int back = tid * N - decided_a.kept_before;  // rejected items before this thread's
-      [[maybe_unused]] const int valid = Partition ? valid_items(tile) : 0;
 #pragma unroll
       for (int j = 0; j < N; ++j) {
         const bool kept = ((decided_a.keep >> j) & 1) != 0;
-        if (kept) *layout::packed(stage, front) = items[j];
+        if (kept) *layout::signed_packed(stage, front) = items[j];
         front += kept ? 1 : 0;
-        if constexpr (Partition) {
-          const bool rejected = !kept && j < valid;
-          if (rejected) *layout::packed(stage, tile_items - 1 - back) = items[j];
-          back += rejected ? 1 : 0;
-        }
       }
     }
     __syncthreads();  // the packed items are in stage a
@@ -228,12 +247,13 @@ __global__ void __launch_bounds__(
     if (tid == claimer) next_claim = counter.claim();
     const index_t prefix = tile_prefix;
     const int tile_kept = decided_a.tile_kept;
-    store_packed<true, Threads>(out + prefix, tile_kept, [&](int k) { return *layout::packed(stage, k); });
+    store_packed<true, Threads>(out + prefix, tile_kept,
+                                [&](int k) { return *layout::packed(stage, static_cast<unsigned>(k)); });
     if constexpr (Partition) {
       const index_t tile_begin = tile * tile_items;
       const int tile_valid = static_cast<int>(n - tile_begin < tile_items ? n - tile_begin : tile_items);
       store_packed<true, Threads>(out_rejected + (tile_begin - prefix), tile_valid - tile_kept,
-                                  [&](int k) { return *layout::packed(stage, tile_items - 1 - k); });
+                                  [&](int k) { return *layout::packed(stage, static_cast<unsigned>(tile_items - 1 - k)); });
     }
     if (tile == tiles - 1 && tid == 0) *count_out = prefix + tile_kept;
     if (tid == claimer) claimed[a] = next_claim;

@@ -1,5 +1,6 @@
 // onepass/device/dispatch_select.cuh — sizes the stream compaction's workspace, checks
-// the arguments and launches: one memset (tile counter + descriptors) and one kernel.
+// the arguments and launches: one memset (tile counter + descriptors) and one kernel (the
+// pipelined agent, the split tile or the one-tile kernel: select_kernel_choice).
 #pragma once
 
 #include <cuda_runtime_api.h>

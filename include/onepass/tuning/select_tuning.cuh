@@ -4,7 +4,9 @@
 // One tile per block. Each thread holds 256 bytes of items (at most 64 items, a
 // multiple of the 128-bit vector where there is one): of the shapes measured on an H100
 // (2^28 uint32), 128 threads x 64 items was the fastest, and larger tiles beat more
-// threads (docs/perf/select.md). 4-byte unique is the exception, 48 items a thread.
+// threads (docs/perf/select.md). 4-byte unique is the exception, 48 items a thread. Large
+// aligned inputs of some calls run the same tile in the pipelined agent instead (the
+// pipeline_* fields below).
 #pragma once
 
 #include <cstddef>
@@ -104,11 +106,15 @@ inline constexpr long long select_l2_prefetch_min_input_bytes = 128ll << 20;
 // +1.6 on an H200; the same shape loses 0.7-1.8 points for select_if, which keeps 128 x 64.
 inline constexpr int select_unique_items_per_thread_4byte = 48;
 // The pipelined agent (agent/select_pipeline.cuh): 256 threads x 128 bytes of items (the
-// one-tile kernel's 32 KiB tile), 64-tile lookback windows, from 2.5 tiles per resident
-// block up (its 2 blocks per SM). Measured at 2^28 uint32 / 2^27 uint64 on an H200, % of
-// the copy, the kernels above -> pipelined (docs/perf/select.md, "The pipelined select"):
+// one-tile kernel's 32 KiB tile), 64-tile lookback windows (+0.4 to +1.7 points of the
+// copy against 32), from 2.5 tiles per resident block up (its 2 blocks per SM; the scan's
+// crossover, not measured for the select). Measured at 2^28 uint32 / 2^27 uint64 on an
+// H200, % of the copy, the kernels above -> pipelined (docs/perf/select.md, "The
+// pipelined select"; onepass-bench afterwards: int32 select 76.1 -> 81.5% with half kept,
+// partition 69.7 -> 85.5%, int64 83.9 -> 87.8%):
 //   4-byte select 1 / 50 / 99% kept 63.5 / 76.8 / 83.6 -> 64.8 / 80.8 / 88.2, partition
-//     70.0 -> 81.1; unique (runs of 4) 72.8 -> 70.1, so 4-byte unique keeps its kernel;
+//     70.0 -> 81.1 (86.1 with its packing as it is now); unique (runs of 4) 72.8 -> 70.1,
+//     so 4-byte unique keeps its kernel;
 //   8-byte partition 83.0 -> 88.0; select 74.8 / 82.9 / 88.0 -> 70.2 / 84.0 / 91.0 and
 //     unique 78.7 -> 77.9, so 8-byte selects and unique keep the split tile.
 inline constexpr double select_pipeline_min_tiles_per_block = 2.5;
