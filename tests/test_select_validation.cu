@@ -370,38 +370,47 @@ TEST(SelectValidation, KernelChoiceOfTheProductionRows) {
 }
 
 // Where the pipelined agent runs (agent/select_pipeline.cuh), before the choice above:
-// 4-byte select_if and partitions, 8-byte partitions, on 16-byte aligned input and outputs
-// from 2.5 tiles per resident block up; never unique, select_flagged or other item sizes.
+// on 16-byte aligned input and outputs from 2.5 tiles per resident block up; from 128 MiB
+// of input up only 4-byte select_if and partitions and 8-byte partitions, below it every
+// call of 4- and 8-byte items but select_flagged; never other item sizes.
 TEST(SelectValidation, PipelineChoiceOfTheProductionRows) {
   using onepass::detail::select_flagged_job;
   using onepass::detail::select_if_job;
   using onepass::detail::select_kernel_choice;
   using onepass::detail::unique_job;
-  auto pipelined = [](auto job, bool aligned, double tiles_per_block, bool partition) {
+  constexpr long long large = 1ll << 30, small = 64ll << 20;
+  static_assert(onepass::tuning::select_l2_prefetch_min_input_bytes == 128ll << 20);
+  auto pipelined = [](auto job, bool aligned, double tiles_per_block, bool partition, long long bytes) {
     using Job = decltype(job);
     return select_kernel_choice<Job, onepass::tuning::default_select_tuning<typename Job::value_type>>::pipelined(
-        aligned, tiles_per_block, partition);
+        aligned, tiles_per_block, partition, bytes);
   };
   // 4-byte items.
-  EXPECT_TRUE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.5, false));
-  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.4, false));
-  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, false, 100, false));
-  EXPECT_TRUE(pipelined(select_if_job<float, is_odd>{}, true, 100, true));
-  EXPECT_FALSE(pipelined(select_if_job<float, is_odd>{}, true, 2, true));
-  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false));
-  EXPECT_FALSE(pipelined(select_flagged_job<unsigned, std::uint8_t>{}, true, 100, false));
-  // 8-byte items: partitions only.
-  EXPECT_TRUE(pipelined(select_if_job<double, is_odd>{}, true, 100, true));
-  EXPECT_FALSE(pipelined(select_if_job<double, is_odd>{}, false, 100, true));
-  EXPECT_FALSE(pipelined(select_if_job<long long, is_odd>{}, true, 100, false));
-  EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100, false));
-  EXPECT_FALSE(pipelined(select_flagged_job<double, std::uint8_t>{}, true, 100, false));
+  EXPECT_TRUE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.5, false, large));
+  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.4, false, large));
+  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, false, 100, false, large));
+  EXPECT_TRUE(pipelined(select_if_job<float, is_odd>{}, true, 100, true, large));
+  EXPECT_FALSE(pipelined(select_if_job<float, is_odd>{}, true, 2, true, small));
+  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false, large));
+  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false, 128ll << 20));
+  EXPECT_TRUE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false, (128ll << 20) - 4));
+  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, false, 100, false, small));
+  EXPECT_FALSE(pipelined(select_flagged_job<unsigned, std::uint8_t>{}, true, 100, false, small));
+  // 8-byte items: partitions only from 128 MiB up, every call but select_flagged below.
+  EXPECT_TRUE(pipelined(select_if_job<double, is_odd>{}, true, 100, true, large));
+  EXPECT_FALSE(pipelined(select_if_job<double, is_odd>{}, false, 100, true, large));
+  EXPECT_FALSE(pipelined(select_if_job<long long, is_odd>{}, true, 100, false, large));
+  EXPECT_TRUE(pipelined(select_if_job<long long, is_odd>{}, true, 100, false, small));
+  EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100, false, large));
+  EXPECT_TRUE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100, false, small));
+  EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 2, false, small));
+  EXPECT_FALSE(pipelined(select_flagged_job<double, std::uint8_t>{}, true, 100, false, small));
   // Other sizes: never.
-  EXPECT_FALSE(pipelined(select_if_job<std::uint16_t, is_odd>{}, true, 100, true));
+  EXPECT_FALSE(pipelined(select_if_job<std::uint16_t, is_odd>{}, true, 100, true, small));
   struct pair16 {
     long long a, b;
   };
-  EXPECT_FALSE(pipelined(select_if_job<pair16, is_odd>{}, true, 100, true));
+  EXPECT_FALSE(pipelined(select_if_job<pair16, is_odd>{}, true, 100, true, small));
 }
 
 TEST(SelectValidation, WorkspaceBytes) {

@@ -61,6 +61,10 @@ struct select_tuning {
   bool pipeline_selects = true;
   bool pipeline_partitions = true;
   bool pipeline_unique = true;
+  // Inputs of fewer bytes than this run the pipelined agent for every call it can run,
+  // whatever the three flags above say (they apply from this size up); 0: the flags
+  // everywhere.
+  long long pipeline_all_calls_below_bytes = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr bool pipeline_fits() const {
     return pipeline_threads == 0 || pipeline_threads * pipeline_items == tile_items();
@@ -117,6 +121,10 @@ inline constexpr int select_unique_items_per_thread_4byte = 48;
 //     so 4-byte unique keeps its kernel;
 //   8-byte partition 83.0 -> 88.0; select 74.8 / 82.9 / 88.0 -> 70.2 / 84.0 / 91.0 and
 //     unique 78.7 -> 77.9, so 8-byte selects and unique keep the split tile.
+// Below the L2 prefetch's floor (128 MiB) every call takes the agent: at 2^24 uint32 /
+// 2^23 uint64 (64 MiB, no prefetch) it won every table, 4-byte unique (runs of 4) 50.6 ->
+// 54.8%, 8-byte select 1 / 50 / 99% 48.7 / 60.7 / 67.2 -> 50.7 / 65.5 / 75.2%, 8-byte unique
+// 54.6 -> 59.0% (select 50% 56.0 -> 63.9%, partition 47.9 -> 69.6% for uint32).
 inline constexpr double select_pipeline_min_tiles_per_block = 2.5;
 constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
   const int items = element_bytes >= 256 ? 1 : element_bytes <= 4 ? 64 : static_cast<int>(256 / element_bytes);
@@ -141,7 +149,8 @@ constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
             2,
             element_bytes == 4,
             true,
-            false};
+            false,
+            select_l2_prefetch_min_input_bytes};
   }
   return {128, items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes};
 }
