@@ -121,10 +121,19 @@ inline constexpr int select_unique_items_per_thread_4byte = 48;
 //     so 4-byte unique keeps its kernel;
 //   8-byte partition 83.0 -> 88.0; select 74.8 / 82.9 / 88.0 -> 70.2 / 84.0 / 91.0 and
 //     unique 78.7 -> 77.9, so 8-byte selects and unique keep the split tile.
-// Below the L2 prefetch's floor (128 MiB) every call takes the agent: at 2^24 uint32 /
-// 2^23 uint64 (64 MiB, no prefetch) it won every table, 4-byte unique (runs of 4) 50.6 ->
-// 54.8%, 8-byte select 1 / 50 / 99% 48.7 / 60.7 / 67.2 -> 50.7 / 65.5 / 75.2%, 8-byte unique
-// 54.6 -> 59.0% (select 50% 56.0 -> 63.9%, partition 47.9 -> 69.6% for uint32).
+// Below 1 GiB of input every call takes the agent (select_flagged excepted). At 64 MiB
+// (2^24 uint32 / 2^23 uint64, no L2 prefetch) it won every table: 4-byte unique (runs of 4)
+// 50.6 -> 54.8%, 8-byte select 1 / 50 / 99% 48.7 / 60.7 / 67.2 -> 50.7 / 65.5 / 75.2%,
+// 8-byte unique 54.6 -> 59.0%. At 128, 256 and 512 MiB (2026-11-29, `select_tuning_sweep
+// {25,26,27} pipeline`), the calls above kept off it -> the agent:
+//   8-byte select 1% 55.4 / 64.9 / 71.5 -> 57.1 / 64.3 / 69.1, 50% 67.0 / 74.9 / 80.5 ->
+//     71.0 / 78.6 / 82.9, 99% 73.3 / 78.9 / 85.5 -> 80.3 / 86.6 / 89.8; 8-byte unique 60.5 /
+//     69.9 / 75.7 -> 64.4 / 71.5 / 75.4; 4-byte unique runs of 4 57.1 / 64.8 / 70.2 -> 59.5
+//     / 65.1 / 69.0, runs of 1 71.7 / 79.4 / 83.8 -> 79.4 / 85.4 / 89.1
+// (at 128 MiB the kept-off 8-byte select and unique were slower than CUB's 56.5 / 68.2 /
+// 63.1). At 1 GiB (the 2^28 rows above) the losses outweigh: 4-byte unique runs of 4 -2.7,
+// 8-byte select 1% -4.6.
+inline constexpr long long select_pipeline_all_calls_below_bytes = 1ll << 30;
 inline constexpr double select_pipeline_min_tiles_per_block = 2.5;
 constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
   const int items = element_bytes >= 256 ? 1 : element_bytes <= 4 ? 64 : static_cast<int>(256 / element_bytes);
@@ -150,7 +159,7 @@ constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
             element_bytes == 4,
             true,
             false,
-            select_l2_prefetch_min_input_bytes};
+            select_pipeline_all_calls_below_bytes};
   }
   return {128, items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes};
 }
