@@ -166,6 +166,31 @@ __device__ ONEPASS_FORCEINLINE segmented_value<T> scan_thread_segments(T (&items
   return {items[N - 1], last_kind};
 }
 
+// What scan_thread_segments returns, without the scan: the items are combined as a tree
+// of the pair operator (a block's value restarts at its last head), log2(N) dependent
+// steps instead of N - 1. The compiler may shorten the sequential chain itself for
+// integers but not for floating point, where the order of the adds is part of the result.
+template <bool HasGaps, class T, int N, class Op>
+__device__ ONEPASS_FORCEINLINE segmented_value<T> reduce_thread_segments(const T (&items)[N], const thread_heads& h,
+                                                                         Op op) {
+  T v[N];
+#pragma unroll
+  for (int i = 0; i < N; ++i) v[i] = items[i];
+  unsigned has_head = h.heads;  // bit i: the block starting at item i holds a head
+#pragma unroll
+  for (int w = 1; w < N; w *= 2) {
+    const unsigned right = has_head >> w;
+#pragma unroll
+    for (int i = 0; i + w < N; i += 2 * w)
+      v[i] = ((right >> i) & 1u) ? v[i + w] : op(v[i], v[i + w]);
+    has_head |= right;
+  }
+  const int last_head = h.heads ? 31 - __clz(h.heads) : -1;
+  const std::uint32_t last_kind =
+      last_head < 0 ? no_head : ((HasGaps && ((h.gaps >> last_head) & 1u)) ? gap_head : segment_head);
+  return {v[0], last_kind};
+}
+
 // Global stores of 4 or 8 bytes that happen only when `p` holds, as predicated
 // instructions: a warp whose lanes need different stores issues each once, where
 // branches around them made it run every path in turn.

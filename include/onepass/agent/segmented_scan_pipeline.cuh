@@ -31,6 +31,8 @@
 // order, and the smallest tile without a published prefix finds only PREFIXes below it.
 #pragma once
 
+#include <type_traits>
+
 #include "onepass/agent/scan_pipeline.cuh"
 #include "onepass/agent/segmented_scan.cuh"
 
@@ -153,7 +155,15 @@ __global__ void __launch_bounds__(BlockThreads,
     if (tile >= tiles) return;  // uniform
     T items[N];
     layout::read_blocked(stage_at(s), items);
-    const pair thread_total = scan_thread_segments<Heads::has_gaps>(items, h, op);
+    // B needs the thread's total only. 8-byte floating-point values take it as a tree (4
+    // dependent steps for 16 items, not 15): double on uniform lengths -1 to -6% time on an
+    // H200, float level, integers (whose chain the compiler may shorten itself) up to 2%
+    // slower (docs/perf/segmented_scan.md, "B's thread total as a tree, for double").
+    const pair thread_total = [&] {
+      if constexpr (std::is_floating_point_v<T> && sizeof(T) == 8)
+        return reduce_thread_segments<Heads::has_gaps>(items, h, op);
+      else return scan_thread_segments<Heads::has_gaps>(items, h, op);
+    }();
     r.has_thread_prefix = scan_t(reduce_storage).exclusive_prefix(thread_total, seg, r.thread_prefix, r.aggregate);
     if (tid == 0) {
       const auto status =
