@@ -370,48 +370,44 @@ TEST(SelectValidation, KernelChoiceOfTheProductionRows) {
 }
 
 // Where the pipelined agent runs (agent/select_pipeline.cuh), before the choice above:
-// on 16-byte aligned input and outputs from 2.5 tiles per resident block up; from 1 GiB
-// of input up only 4-byte select_if and partitions and 8-byte partitions, below it every
-// call of 4- and 8-byte items but select_flagged; never other item sizes.
+// every call of 4- and 8-byte items but select_flagged, at every size, on 16-byte aligned
+// input and outputs from 2.5 tiles per resident block up; never other item sizes.
 TEST(SelectValidation, PipelineChoiceOfTheProductionRows) {
   using onepass::detail::select_flagged_job;
   using onepass::detail::select_if_job;
   using onepass::detail::select_kernel_choice;
   using onepass::detail::unique_job;
-  constexpr long long large = 1ll << 30, small = (1ll << 30) - 16;
-  static_assert(onepass::tuning::select_pipeline_all_calls_below_bytes == 1ll << 30);
+  constexpr long long large = 4ll << 30, small = 64ll << 20;
   auto pipelined = [](auto job, bool aligned, double tiles_per_block, bool partition, long long bytes) {
     using Job = decltype(job);
     return select_kernel_choice<Job, onepass::tuning::default_select_tuning<typename Job::value_type>>::pipelined(
         aligned, tiles_per_block, partition, bytes);
   };
-  // 4-byte items.
-  EXPECT_TRUE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.5, false, large));
-  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.4, false, large));
-  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, false, 100, false, large));
-  EXPECT_TRUE(pipelined(select_if_job<float, is_odd>{}, true, 100, true, large));
-  EXPECT_FALSE(pipelined(select_if_job<float, is_odd>{}, true, 2, true, small));
-  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false, large));
-  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false, 2 * large));
-  EXPECT_TRUE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false, 128ll << 20));
-  EXPECT_TRUE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false, small));
-  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, false, 100, false, small));
-  EXPECT_FALSE(pipelined(select_flagged_job<unsigned, std::uint8_t>{}, true, 100, false, small));
-  // 8-byte items: partitions only from 1 GiB up, every call but select_flagged below.
-  EXPECT_TRUE(pipelined(select_if_job<double, is_odd>{}, true, 100, true, large));
-  EXPECT_FALSE(pipelined(select_if_job<double, is_odd>{}, false, 100, true, large));
-  EXPECT_FALSE(pipelined(select_if_job<long long, is_odd>{}, true, 100, false, large));
-  EXPECT_TRUE(pipelined(select_if_job<long long, is_odd>{}, true, 100, false, small));
-  EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100, false, large));
-  EXPECT_TRUE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100, false, small));
-  EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 2, false, small));
-  EXPECT_FALSE(pipelined(select_flagged_job<double, std::uint8_t>{}, true, 100, false, small));
-  // Other sizes: never.
-  EXPECT_FALSE(pipelined(select_if_job<std::uint16_t, is_odd>{}, true, 100, true, small));
-  struct pair16 {
-    long long a, b;
-  };
-  EXPECT_FALSE(pipelined(select_if_job<pair16, is_odd>{}, true, 100, true, small));
+  for (long long bytes : {small, large}) {
+    SCOPED_TRACE(bytes);
+    // 4-byte items.
+    EXPECT_TRUE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.5, false, bytes));
+    EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.4, false, bytes));
+    EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, false, 100, false, bytes));
+    EXPECT_TRUE(pipelined(select_if_job<float, is_odd>{}, true, 100, true, bytes));
+    EXPECT_FALSE(pipelined(select_if_job<float, is_odd>{}, true, 2, true, bytes));
+    EXPECT_TRUE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false, bytes));
+    EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, false, 100, false, bytes));
+    EXPECT_FALSE(pipelined(select_flagged_job<unsigned, std::uint8_t>{}, true, 100, false, bytes));
+    // 8-byte items.
+    EXPECT_TRUE(pipelined(select_if_job<double, is_odd>{}, true, 100, true, bytes));
+    EXPECT_FALSE(pipelined(select_if_job<double, is_odd>{}, false, 100, true, bytes));
+    EXPECT_TRUE(pipelined(select_if_job<long long, is_odd>{}, true, 100, false, bytes));
+    EXPECT_TRUE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100, false, bytes));
+    EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 2, false, bytes));
+    EXPECT_FALSE(pipelined(select_flagged_job<double, std::uint8_t>{}, true, 100, false, bytes));
+    // Other sizes: never.
+    EXPECT_FALSE(pipelined(select_if_job<std::uint16_t, is_odd>{}, true, 100, true, bytes));
+    struct pair16 {
+      long long a, b;
+    };
+    EXPECT_FALSE(pipelined(select_if_job<pair16, is_odd>{}, true, 100, true, bytes));
+  }
 }
 
 TEST(SelectValidation, WorkspaceBytes) {

@@ -13,8 +13,7 @@
 //      bytes a store where the tuning says so (store_packed).
 // Every item is read once and every kept item written once: one pass. The last tile
 // writes the total count. Where the tuning says so, aligned inputs with enough tiles run
-// the pipelined agent (agent/select_pipeline.cuh: from 1 GiB 4-byte select_if and
-// partitions, below it every call but select_flagged) or the split tile
+// the pipelined agent (agent/select_pipeline.cuh: every call but select_flagged) or the split tile
 // (agent/select_split.cuh: the other 8-byte calls and 4-byte partitions); this kernel is
 // then the fallback.
 //

@@ -117,23 +117,19 @@ inline constexpr int select_unique_items_per_thread_4byte = 48;
 // pipelined select"; onepass-bench afterwards: int32 select 76.1 -> 81.5% with half kept,
 // partition 69.7 -> 85.5%, int64 83.9 -> 87.8%):
 //   4-byte select 1 / 50 / 99% kept 63.5 / 76.8 / 83.6 -> 64.8 / 80.8 / 88.2, partition
-//     70.0 -> 81.1 (86.1 with its packing as it is now); unique (runs of 4) 72.8 -> 70.1,
-//     so 4-byte unique keeps its kernel;
+//     70.0 -> 81.1 (86.1 with its packing as it is now); unique (runs of 4) 72.8 -> 70.1;
 //   8-byte partition 83.0 -> 88.0; select 74.8 / 82.9 / 88.0 -> 70.2 / 84.0 / 91.0 and
-//     unique 78.7 -> 77.9, so 8-byte selects and unique keep the split tile.
-// Below 1 GiB of input every call takes the agent (select_flagged excepted). At 64 MiB
-// (2^24 uint32 / 2^23 uint64, no L2 prefetch) it won every table: 4-byte unique (runs of 4)
-// 50.6 -> 54.8%, 8-byte select 1 / 50 / 99% 48.7 / 60.7 / 67.2 -> 50.7 / 65.5 / 75.2%,
-// 8-byte unique 54.6 -> 59.0%. At 128, 256 and 512 MiB (2026-11-29, `select_tuning_sweep
-// {25,26,27} pipeline`), the calls above kept off it -> the agent:
-//   8-byte select 1% 55.4 / 64.9 / 71.5 -> 57.1 / 64.3 / 69.1, 50% 67.0 / 74.9 / 80.5 ->
-//     71.0 / 78.6 / 82.9, 99% 73.3 / 78.9 / 85.5 -> 80.3 / 86.6 / 89.8; 8-byte unique 60.5 /
-//     69.9 / 75.7 -> 64.4 / 71.5 / 75.4; 4-byte unique runs of 4 57.1 / 64.8 / 70.2 -> 59.5
-//     / 65.1 / 69.0, runs of 1 71.7 / 79.4 / 83.8 -> 79.4 / 85.4 / 89.1
-// (at 128 MiB the kept-off 8-byte select and unique were slower than CUB's 56.5 / 68.2 /
-// 63.1). At 1 GiB (the 2^28 rows above) the losses outweigh: 4-byte unique runs of 4 -2.7,
-// 8-byte select 1% -4.6.
-inline constexpr long long select_pipeline_all_calls_below_bytes = 1ll << 30;
+//     unique 78.7 -> 77.9,
+// so 4-byte unique and 8-byte selects and unique kept their kernels from 128 MiB up (below
+// it every call took the agent: at 64 MiB it won every table), and from 1 GiB after the
+// sizes between were measured (2026-11-29: at 128 MiB the kernels kept off the agent were
+// slower than CUB on three tables). Then the agent's warps 1-7 packed their items while
+// warp 0 looks back (2026-11-29, `select_tuning_sweep 28 pipeline`, old and new builds in
+// one call): every call on the agent 0.7-2.2 points faster, and at 1 GiB the calls kept off
+// it, their kernel -> the agent: 4-byte unique runs of 4 / 1 72.9 / 85.8 -> 72.5 / 91.4;
+// 8-byte select 1 / 50 / 99% 74.6 / 82.9 / 87.8 -> 72.4 / 86.0 / 92.2; 8-byte unique 78.6
+// -> 78.8. So every call but select_flagged takes the agent at every size, on 16-byte
+// aligned data with 2.5 tiles per resident block.
 inline constexpr double select_pipeline_min_tiles_per_block = 2.5;
 constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
   const int items = element_bytes >= 256 ? 1 : element_bytes <= 4 ? 64 : static_cast<int>(256 / element_bytes);
@@ -156,10 +152,9 @@ constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
             static_cast<int>(128 / element_bytes),
             select_pipeline_min_tiles_per_block,
             2,
-            element_bytes == 4,
             true,
-            false,
-            select_pipeline_all_calls_below_bytes};
+            true,
+            true};
   }
   return {128, items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes};
 }
