@@ -201,11 +201,9 @@ struct sweep {
                        : what == op::flagged ? select_kernel_choice<flagged_job, Row>::split_tile(true, false)
                                              : select_kernel_choice<job, Row>::split_tile(true, what == op::partition);
     // (As many tiles per resident block as it takes: the sweep's sizes are large.)
-    const long long input_bytes = n * static_cast<long long>(sizeof(T));
-    const bool pipelined =
-        what == op::unique    ? select_kernel_choice<unique_job, Row>::pipelined(true, 1e9, false, input_bytes)
-        : what == op::flagged ? select_kernel_choice<flagged_job, Row>::pipelined(true, 1e9, false, input_bytes)
-                              : select_kernel_choice<job, Row>::pipelined(true, 1e9, what == op::partition, input_bytes);
+    const bool pipelined = what == op::unique    ? select_kernel_choice<unique_job, Row>::pipelined(true, 1e9, false)
+                           : what == op::flagged ? select_kernel_choice<flagged_job, Row>::pipelined(true, 1e9, false)
+                                                 : select_kernel_choice<job, Row>::pipelined(true, 1e9, what == op::partition);
     const auto k = what == op::unique ? r.for_unique() : r;
     char name[80];
     if (pipelined)

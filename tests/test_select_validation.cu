@@ -377,37 +377,33 @@ TEST(SelectValidation, PipelineChoiceOfTheProductionRows) {
   using onepass::detail::select_if_job;
   using onepass::detail::select_kernel_choice;
   using onepass::detail::unique_job;
-  constexpr long long large = 4ll << 30, small = 64ll << 20;
-  auto pipelined = [](auto job, bool aligned, double tiles_per_block, bool partition, long long bytes) {
+  auto pipelined = [](auto job, bool aligned, double tiles_per_block, bool partition) {
     using Job = decltype(job);
     return select_kernel_choice<Job, onepass::tuning::default_select_tuning<typename Job::value_type>>::pipelined(
-        aligned, tiles_per_block, partition, bytes);
+        aligned, tiles_per_block, partition);
   };
-  for (long long bytes : {small, large}) {
-    SCOPED_TRACE(bytes);
-    // 4-byte items.
-    EXPECT_TRUE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.5, false, bytes));
-    EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.4, false, bytes));
-    EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, false, 100, false, bytes));
-    EXPECT_TRUE(pipelined(select_if_job<float, is_odd>{}, true, 100, true, bytes));
-    EXPECT_FALSE(pipelined(select_if_job<float, is_odd>{}, true, 2, true, bytes));
-    EXPECT_TRUE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false, bytes));
-    EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, false, 100, false, bytes));
-    EXPECT_FALSE(pipelined(select_flagged_job<unsigned, std::uint8_t>{}, true, 100, false, bytes));
-    // 8-byte items.
-    EXPECT_TRUE(pipelined(select_if_job<double, is_odd>{}, true, 100, true, bytes));
-    EXPECT_FALSE(pipelined(select_if_job<double, is_odd>{}, false, 100, true, bytes));
-    EXPECT_TRUE(pipelined(select_if_job<long long, is_odd>{}, true, 100, false, bytes));
-    EXPECT_TRUE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100, false, bytes));
-    EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 2, false, bytes));
-    EXPECT_FALSE(pipelined(select_flagged_job<double, std::uint8_t>{}, true, 100, false, bytes));
-    // Other sizes: never.
-    EXPECT_FALSE(pipelined(select_if_job<std::uint16_t, is_odd>{}, true, 100, true, bytes));
-    struct pair16 {
-      long long a, b;
-    };
-    EXPECT_FALSE(pipelined(select_if_job<pair16, is_odd>{}, true, 100, true, bytes));
-  }
+  // 4-byte items.
+  EXPECT_TRUE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.5, false));
+  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.4, false));
+  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, false, 100, false));
+  EXPECT_TRUE(pipelined(select_if_job<float, is_odd>{}, true, 100, true));
+  EXPECT_FALSE(pipelined(select_if_job<float, is_odd>{}, true, 2, true));
+  EXPECT_TRUE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false));
+  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, false, 100, false));
+  EXPECT_FALSE(pipelined(select_flagged_job<unsigned, std::uint8_t>{}, true, 100, false));
+  // 8-byte items.
+  EXPECT_TRUE(pipelined(select_if_job<double, is_odd>{}, true, 100, true));
+  EXPECT_FALSE(pipelined(select_if_job<double, is_odd>{}, false, 100, true));
+  EXPECT_TRUE(pipelined(select_if_job<long long, is_odd>{}, true, 100, false));
+  EXPECT_TRUE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100, false));
+  EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 2, false));
+  EXPECT_FALSE(pipelined(select_flagged_job<double, std::uint8_t>{}, true, 100, false));
+  // Other sizes: never.
+  EXPECT_FALSE(pipelined(select_if_job<std::uint16_t, is_odd>{}, true, 100, true));
+  struct pair16 {
+    long long a, b;
+  };
+  EXPECT_FALSE(pipelined(select_if_job<pair16, is_odd>{}, true, 100, true));
 }
 
 TEST(SelectValidation, WorkspaceBytes) {

@@ -13,9 +13,9 @@
 //      bytes a store where the tuning says so (store_packed).
 // Every item is read once and every kept item written once: one pass. The last tile
 // writes the total count. Where the tuning says so, aligned inputs with enough tiles run
-// the pipelined agent (agent/select_pipeline.cuh: every call but select_flagged) or the split tile
-// (agent/select_split.cuh: the other 8-byte calls and 4-byte partitions); this kernel is
-// then the fallback.
+// the pipelined agent (agent/select_pipeline.cuh: every call but select_flagged), else
+// the split tile (agent/select_split.cuh: 8-byte calls and 4-byte partitions that the
+// agent cannot run); this kernel is then the fallback.
 //
 // In place (out == in) is safe: a tile writes only after its lookback has seen every
 // earlier tile publish, and a tile publishes only after loading its input, so no write

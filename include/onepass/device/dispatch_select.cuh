@@ -77,14 +77,12 @@ struct select_kernel_choice {
   // Whether the pipelined agent is compiled for this job and row at all.
   static constexpr bool pipeline_compiled =
       row.pipeline_threads > 0 && (sizeof(typename Job::value_type) == 4 || sizeof(typename Job::value_type) == 8) &&
-      !Job::reads_flags &&
-      (row.pipeline_all_calls_below_bytes > 0 || pipeline_for_call(false) ||
-       (Job::may_partition && pipeline_for_call(true)));
+      !Job::reads_flags && (pipeline_for_call(false) || (Job::may_partition && pipeline_for_call(true)));
   // all_aligned: the input and every output 16-byte aligned; tiles_per_block: the call's
-  // tiles over the pipelined agent's resident blocks; input_bytes: n items' bytes.
-  static constexpr bool pipelined(bool all_aligned, double tiles_per_block, bool partition, long long input_bytes) {
+  // tiles over the pipelined agent's resident blocks.
+  static constexpr bool pipelined(bool all_aligned, double tiles_per_block, bool partition) {
     return pipeline_compiled && all_aligned && tiles_per_block >= row.pipeline_min_tiles_per_block &&
-           (input_bytes < row.pipeline_all_calls_below_bytes || pipeline_for_call(partition));
+           pipeline_for_call(partition);
   }
   // Whether the split tile is compiled for this job and row at all (a job that is never a
   // partition compiles it only when selects use it).
@@ -218,7 +216,7 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
         : out_rejected != nullptr ? resident_blocks<partition_kernel_p>(p_threads, layout::shared_bytes)
                                   : resident_blocks<select_kernel_p>(p_threads, layout::shared_bytes);
     if (choice::pipelined(all_aligned, resident > 0 ? static_cast<double>(p_tiles) / resident : 0.0,
-                          out_rejected != nullptr, n * static_cast<long long>(sizeof(T)))) {
+                          out_rejected != nullptr)) {
       // The tile counter and this launch's descriptors (unique's one-tile row has smaller
       // tiles than the pipeline's).
       ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::counter_bytes + select_tile_state::bytes(p_tiles), stream));

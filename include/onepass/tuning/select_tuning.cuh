@@ -61,10 +61,6 @@ struct select_tuning {
   bool pipeline_selects = true;
   bool pipeline_partitions = true;
   bool pipeline_unique = true;
-  // Inputs of fewer bytes than this run the pipelined agent for every call it can run,
-  // whatever the three flags above say (they apply from this size up); 0: the flags
-  // everywhere.
-  long long pipeline_all_calls_below_bytes = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr bool pipeline_fits() const {
     return pipeline_threads == 0 || pipeline_threads * pipeline_items == tile_items();
