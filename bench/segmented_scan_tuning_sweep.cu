@@ -6,11 +6,13 @@
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
 //   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all]
-//                               [all|offsets|bykey_prefetch|cap|gaps|split|marking=all]
+//                               [all|offsets|bykey_prefetch|bykey_pipeline|cap|gaps|split|marking=all]
 //                               [distribution=all]
 // "offsets" runs the offsets form's rows only, on every distribution (all_32 and
 // with_empty too); "bykey_prefetch" scan by key's production shape at L2 prefetch
-// distances of 0, 1, 2 and 4 MiB (and CUB's scan by key); "cap" the production shape
+// distances of 0, 1, 2 and 4 MiB (and CUB's scan by key); "bykey_pipeline" scan by key
+// one tile per block against the pipelined agent (keys in registers), with production's
+// head flags beside them, alternated twice; "cap" the production shape
 // with a __launch_bounds__ minimum of blocks per SM (3 for 4-byte values, 4 for 8-byte)
 // against none, for head flags, by key, CSR offsets and begin/end arrays, alternated three
 // times; "gaps" the offsets forms (CSR, begin/end, begin/end with gaps) through the
@@ -95,6 +97,17 @@ struct production_one_tile {
   }();
 };
 
+// The production row with scan by key through the pipelined agent at MinBlocks blocks per
+// SM (0: one tile per block).
+template <class T, int MinBlocks>
+struct production_by_key_pipelined {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::default_segmented_scan_tuning<T>::value;
+    t.pipeline_by_key_min_blocks_per_sm = MinBlocks;
+    return t;
+  }();
+};
+
 template <class T>
 struct sweep {
   long long n;
@@ -147,6 +160,7 @@ struct sweep {
   bool gaps = false;            // the offsets forms, pipelined (production) against one tile per block only
   bool split = false;           // CSR and begin/end, their marking and their scan timed apart
   bool marking = false;         // the marking kernel alone: production's shape against others
+  bool bykey_pipeline = false;  // scan by key through the pipelined agent against one tile per block
 
   // A distribution's boundaries on the device, as CSR offsets and as begin/end arrays.
   struct device_offsets {
@@ -360,7 +374,7 @@ struct sweep {
       }
       return;
     }
-    if (!bykey_prefetch && !cap) offsets_form(offsets, want);
+    if (!bykey_prefetch && !cap && !bykey_pipeline) offsets_form(offsets, want);
     if (offsets_only) return;
     bench::device_array<std::uint8_t> d_flags(n);
     d_flags.upload(flags);
@@ -372,9 +386,10 @@ struct sweep {
       constexpr auto v = Row::value;
       char name[96];
       const char* what = by_key ? "keys" : "flags";
-      if (v.pipelined && !by_key)
+      if (v.pipelined && (!by_key || v.pipeline_by_key_min_blocks_per_sm > 0))
         std::snprintf(name, sizeof name, "%s pipelined %dx%d min %d L2+%lldMiB wait %uns x%d%s", what,
-                      v.pipeline_block_threads, v.pipeline_items_per_thread, v.pipeline_min_blocks_per_sm,
+                      v.pipeline_block_threads, v.pipeline_items_per_thread,
+                      by_key ? v.pipeline_by_key_min_blocks_per_sm : v.pipeline_min_blocks_per_sm,
                       v.l2_prefetch_bytes >> 20, v.lookback_backoff_ns, v.pipeline_lookback_tiles_per_lane,
                       v.pipeline_clears_workspace ? " clears" : "");
       else
@@ -396,7 +411,16 @@ struct sweep {
               time.stream());
         });
     };
-    if (bykey_prefetch) {
+    if (bykey_pipeline) {
+      // Scan by key one tile per block and through the pipelined agent (keys in registers),
+      // head flags through it for reference, alternated twice.
+      for (int round = 0; round < 2; ++round) {
+        try_row(production_by_key_pipelined<T, 0>{}, true);
+        try_row(production_by_key_pipelined<T, 4>{}, true);  // 4-byte values: 64 registers, spills
+        if constexpr (sizeof(T) == 4) try_row(production_by_key_pipelined<T, 3>{}, true);  // 80 registers
+        try_row(tuning::default_segmented_scan_tuning<T>{});
+      }
+    } else if (bykey_prefetch) {
       // Scan by key's one-tile row with its values and keys prefetched 0, 1, 2
       // (production's) and 4 MiB ahead, alternated twice.
       constexpr int threads = sizeof(T) == 4 ? 256 : 128;
@@ -500,10 +524,10 @@ int main(int argc, char** argv) try {
   bench::timer time(stream, 3, 20, bench::query_device().l2_bytes);
   const std::string types = argc > 2 ? argv[2] : "all";
   const std::string forms = argc > 3 ? argv[3] : "all";
-  if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "cap" && forms != "gaps" &&
-      forms != "split" && forms != "marking")
-    throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch, cap, gaps, split or marking, not " +
-                                forms);
+  if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "bykey_pipeline" &&
+      forms != "cap" && forms != "gaps" && forms != "split" && forms != "marking")
+    throw std::invalid_argument(
+        "the third argument is all, offsets, bykey_prefetch, bykey_pipeline, cap, gaps, split or marking, not " + forms);
   if (types != "all" && types != "int32" && types != "int64")
     throw std::invalid_argument("the second argument is int32, int64 or all, not " + types);
   int failures = 0;
@@ -527,6 +551,7 @@ int main(int argc, char** argv) try {
   auto run = [&](auto& s) {
     s.offsets_only = forms == "offsets";
     s.bykey_prefetch = forms == "bykey_prefetch";
+    s.bykey_pipeline = forms == "bykey_pipeline";
     s.cap = forms == "cap";
     s.gaps = forms == "gaps";
     s.split = forms == "split";

@@ -577,12 +577,13 @@ TEST(SegmentedScan, MoreThan2To31Items) {
 // --- stalled tiles ----------------------------------------------------------------------
 // One segment (every tile looks back through stalled AGGREGATEs) and long segments (some
 // tiles publish PREFIX at once, others wait): the launch alone, with stall_some_tiles,
-// for head flags and for int32 keys (scan by key runs one tile per block), then the
-// offsets form's dispatch with begin/end arrays with gaps.
+// for head flags and for int32 keys, then the offsets form's dispatch with begin/end
+// arrays with gaps.
 // The dispatcher runs the pipelined agent (agent/segmented_scan_pipeline.cuh) only with
 // several tiles per resident block, and only where the tuning row asks for it (4- and
-// 8-byte values); this tuning runs it at every size, with the row's pipeline shape, so that the
-// tile edges, the partial last tile and a prologue with empty stages are exercised.
+// 8-byte values, scan by key included); this tuning runs it at every size for every form,
+// with the row's pipeline shape, so that the tile edges, the partial last tile and a
+// prologue with empty stages are exercised.
 template <class T>
 struct pipelined_everywhere {
   static constexpr tuning::segmented_scan_tuning value = [] {
@@ -649,8 +650,9 @@ TEST(SegmentedScanStress, StalledTilesAreWaitedForByThePipelinedAgent) {
 }
 
 // --- the pipelined agent ----------------------------------------------------------------
-// Head flags, CSR offsets and begin/end offsets with gaps through the pipelined agent at
-// every size, inclusive and exclusive, workspace style.
+// Head flags, scan by key (int32 and 16-bit keys, held in registers for a step), CSR
+// offsets and begin/end offsets with gaps through the pipelined agent at every size,
+// inclusive and exclusive, workspace style.
 template <class T>
 void check_pipelined(long long n, segment_distribution d, kind k, std::uint64_t seed) {
   using Tuning = pipelined_everywhere<T>;
@@ -681,6 +683,23 @@ void check_pipelined(long long n, segment_distribution d, kind k, std::uint64_t 
         in.get(), n, out.get(), onepass::detail::flag_heads<std::uint8_t>{d_flags.get()}, init, plus{}, w, nullptr);
   });
   expect_equal(want, out.download(), label<T>("pipelined flags", n, d, k));
+
+  // Scan by key: equal neighbours across the threads', warps' and tiles' edges (the key
+  // before a lane's first item is its lower lane's last, or for lane 0 a load).
+  device_buffer<int> d_keys(keys_of<int>(offsets, n, seed + 3));
+  run([&](auto ex) {
+    onepass::detail::segmented_scan_dispatch<decltype(ex)::value, Tuning>(
+        in.get(), n, out.get(), onepass::detail::key_heads<int, equal_to>{d_keys.get(), equal_to{}}, init, plus{}, w,
+        nullptr);
+  });
+  expect_equal(want, out.download(), label<T>("pipelined by key", n, d, k));
+  device_buffer<short> d_short_keys(keys_of<short>(offsets, n, seed + 4));
+  run([&](auto ex) {
+    onepass::detail::segmented_scan_dispatch<decltype(ex)::value, Tuning>(
+        in.get(), n, out.get(), onepass::detail::key_heads<short, equal_to>{d_short_keys.get(), equal_to{}}, init,
+        plus{}, w, nullptr);
+  });
+  expect_equal(want, out.download(), label<T>("pipelined by 16-bit key", n, d, k));
 
   const auto csr = csr_segments(d_offsets.get(), static_cast<index_t>(offsets.size()) - 1);
   run([&](auto ex) {

@@ -1,8 +1,8 @@
 // The segmented scan without a GPU: the argument checks that run before anything is
 // enqueued (every form, both call styles), the pair operator's associativity, the error
-// word's encoding, the CSR window's store mask, the warp_head_flags variant's passes as
-// onepass-bench reports them, and the CPU reference and input generators the GPU tests and
-// onepass-bench rely on.
+// word's encoding, the CSR window's store mask, which sources the pipelined agent takes,
+// the warp_head_flags variant's passes as onepass-bench reports them, and the CPU
+// reference and input generators the GPU tests and onepass-bench rely on.
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -258,6 +258,33 @@ TEST(SegmentedScanValidation, OutsideWindowMask) {
   check_outside_window<1>(rng);
   check_outside_window<16>(rng);
   check_outside_window<32>(rng);
+}
+
+// Which sources the pipelined agent may take, and scan by key's register cap there: keys
+// of up to 4 bytes wait in registers for a step (8-byte keys stay one tile per block); the
+// production rows send scan by key through the pipeline at their own minimum of blocks
+// per SM (4-byte values 3, where the flags' 4 spilled the keys; 8-byte values 4).
+TEST(SegmentedScanValidation, ScanByKeyPipelineChoice) {
+  using onepass::detail::flag_heads;
+  using onepass::detail::is_key_heads;
+  using onepass::detail::key_heads;
+  static_assert(key_heads<int, equal_to>::pipelined);
+  static_assert(key_heads<std::int16_t, equal_to>::pipelined);
+  static_assert(key_heads<float, equal_to>::pipelined);
+  static_assert(!key_heads<long long, equal_to>::pipelined);
+  static_assert(!key_heads<double, equal_to>::pipelined);
+  static_assert(is_key_heads<key_heads<int, equal_to>>);
+  static_assert(!is_key_heads<flag_heads<std::uint8_t>>);
+  constexpr auto four = tuning::default_segmented_scan_tuning<int>::value;
+  constexpr auto eight = tuning::default_segmented_scan_tuning<double>::value;
+  EXPECT_TRUE(four.pipelined);
+  EXPECT_EQ(four.pipeline_min_blocks_per_sm, 4);
+  EXPECT_EQ(four.pipeline_by_key_min_blocks_per_sm, 3);
+  EXPECT_TRUE(eight.pipelined);
+  EXPECT_EQ(eight.pipeline_min_blocks_per_sm, 4);
+  EXPECT_EQ(eight.pipeline_by_key_min_blocks_per_sm, 4);
+  // 16-byte values have no pipelined row.
+  EXPECT_FALSE(tuning::segmented_scan_tuning_for_size(16).pipelined);
 }
 
 // The generators keep their promises: lengths sum to n, flags mark non-empty segments,

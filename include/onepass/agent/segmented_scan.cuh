@@ -411,8 +411,6 @@ template <class Key, class Eq>
 struct key_heads {
   static constexpr bool has_gaps = false;
   static constexpr bool has_window = false;
-  // Not pipelined: a thread's keys would hold as many registers as its values.
-  static constexpr bool pipelined = false;
   const Key* keys;
   Eq eq;
   __device__ ONEPASS_FORCEINLINE bool ok() const { return true; }
@@ -479,6 +477,64 @@ struct key_heads {
       for (int i = 0; i < N; ++i) heads |= static_cast<unsigned>(scratch[lane * N + i]) << i;
     }
     __syncwarp();  // every lane is done with the scratch
+    return {heads, 0u};
+  }
+
+  // Pipelined for keys of up to 4 bytes: a thread holds its N keys in registers for a step
+  // (16 registers for 16 int32 keys; the values wait in shared memory), and lane 0 the key
+  // before its warp. The dispatcher takes this path where the tuning row gives scan by key
+  // a register cap of its own (pipeline_by_key_min_blocks_per_sm: the 4-byte row's 64
+  // registers spilled the keys, 80 do not). 8-byte keys stay one tile per block. (Keys
+  // staged in shared memory instead cost the pipeline a block a SM and gained nothing:
+  // docs/perf/segmented_scan.md, "Scan by key pipelined, its keys staged"; in registers,
+  // "Scan by key pipelined, its keys in registers".)
+  static constexpr bool pipelined = sizeof(Key) <= 4;
+  template <int N>
+  struct fetched {
+    Key k[N];
+    Key before;  // lane 0's only: the key before the warp's first item
+  };
+  // The thread's N consecutive keys (blocked, as its values): 16-byte loads when they are
+  // whole and fill whole vectors (the keys are 16-byte aligned where this path runs, and a
+  // thread's first key sits N * sizeof(Key) bytes past the last thread's); keys past n
+  // are Key{} (their heads fall on items nothing stores).
+  template <int N>
+  __device__ ONEPASS_FORCEINLINE fetched<N> fetch(index_t tile_begin, index_t n) const {
+    fetched<N> f;
+    const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
+    constexpr int bytes = N * static_cast<int>(sizeof(Key));
+    if constexpr (bytes % 16 == 0) {
+      if (first + N <= n) {
+        const auto* v = reinterpret_cast<const uint4*>(keys + first);
+#pragma unroll
+        for (int j = 0; j < bytes / 16; ++j) {
+          const uint4 x = v[j];
+          std::memcpy(reinterpret_cast<unsigned char*>(f.k) + 16 * j, &x, 16);
+        }
+      } else {
+#pragma unroll
+        for (int i = 0; i < N; ++i) f.k[i] = first + i < n ? keys[first + i] : Key{};
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < N; ++i) f.k[i] = first + i < n ? keys[first + i] : Key{};
+    }
+    f.before = Key{};
+    if (lane_id() == 0 && first > 0 && first <= n) f.before = keys[first - 1];
+    return f;
+  }
+  // Every thread of the warp calls it (the key before a lane's first item is the lower
+  // lane's last).
+  template <int N>
+  __device__ ONEPASS_FORCEINLINE thread_heads heads(const fetched<N>& f) const {
+    const Key from_lower_lane = shfl_up(f.k[N - 1], 1);
+    Key previous = lane_id() == 0 ? f.before : from_lower_lane;
+    unsigned heads = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      heads |= static_cast<unsigned>(!static_cast<bool>(eq(previous, f.k[i]))) << i;
+      previous = f.k[i];
+    }
     return {heads, 0u};
   }
 };

@@ -6,7 +6,7 @@
 // one per shared-memory stage. Each step:
 //   C: starts the copies of a newly claimed tile's values into a stage (cp.async) and the
 //      loads of its heads into registers (the head source's fetch: 8 registers of flags,
-//      or a word of each bitmap, per thread);
+//      a word of each bitmap, or a thread's keys and, for lane 0, the key before its warp);
 //   B: for the tile started one step earlier: turns its heads' registers into head masks,
 //      reduces the tile as pairs and publishes — PREFIX at once when the tile holds a
 //      head, AGGREGATE otherwise;

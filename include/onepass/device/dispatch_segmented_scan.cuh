@@ -135,6 +135,12 @@ template <class Flag>
 bool heads_vector_aligned(const flag_heads<Flag>&) {
   return true;
 }
+// Scan by key's source: the pipelined agent takes it only where the tuning says so.
+template <class Heads>
+inline constexpr bool is_key_heads = false;
+template <class Key, class Eq>
+inline constexpr bool is_key_heads<key_heads<Key, Eq>> = true;
+
 template <class Key, class Eq>
 bool heads_vector_aligned(const key_heads<Key, Eq>& h) {
   return is_vector_aligned(h.keys);
@@ -183,7 +189,8 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
   };
   // 128-bit accesses need the values (and keys) 16-byte aligned; otherwise coalesced scalars.
   const bool aligned = is_vector_aligned(in) && is_vector_aligned(out) && heads_vector_aligned(heads);
-  if constexpr (plan::tuning.pipelined && Heads::pipelined && 16 % sizeof(T) == 0) {
+  if constexpr (plan::tuning.pipelined && Heads::pipelined && 16 % sizeof(T) == 0 &&
+                (plan::tuning.pipeline_by_key_min_blocks_per_sm > 0 || !is_key_heads<Heads>)) {
     constexpr int pipeline_threads = plan::tuning.pipeline_block_threads;
     constexpr int pipeline_items = plan::tuning.pipeline_items_per_thread;
     // With pipeline_clears_workspace the kernel clears its descriptors itself, after a
@@ -191,9 +198,12 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     // a window): the memset of its bitmaps has cleared the descriptors already, and its
     // kernels stay as measured (their register budget is tight).
     constexpr bool clears = plan::tuning.pipeline_clears_workspace && !Heads::has_gaps && !Heads::has_window;
+    // Scan by key's keys wait in registers for a step: its own register cap.
+    constexpr int pipeline_min_blocks = is_key_heads<Heads> ? plan::tuning.pipeline_by_key_min_blocks_per_sm
+                                                            : plan::tuning.pipeline_min_blocks_per_sm;
     constexpr auto kernel = segmented_scan_pipeline_kernel<T, Heads, Op, pipeline_threads, pipeline_items, Exclusive,
                                                            Delay, plan::tuning.pipeline_lookback_tiles_per_lane,
-                                                           plan::tuning.pipeline_min_blocks_per_sm, clears>;
+                                                           pipeline_min_blocks, clears>;
     constexpr int shared_bytes = scan_pipeline_layout<T, pipeline_threads, pipeline_items>::shared_bytes;
     // With few tiles per resident block the pipeline never fills (a block claims three
     // tiles up front): one tile per block then (as the plain scan).

@@ -54,7 +54,13 @@
 // against 88.4 / 97.2 / 97.2 / 103.4 for one tile per block, 256 x 16 (two blocks per SM)
 // 94.6 / 96.9 / 102.5 / 103.8; on an H100 99.5 / 99.3 / 98.7 / 99.3 against 96.0 / 98.4 /
 // 98.5 / 99.1, 256 x 16 99.7 / 99.6 / 99.2 / 99.1. 128 x 16 has the best worst case on
-// both GPUs. Scan by key keeps one tile per block (92.2% on one segment on the H200).
+// both GPUs. Scan by key kept one tile per block until 2026-11-29 (92.2% on one segment on
+// the H200); since then it runs the pipelined agent with its keys in registers, 3 blocks a
+// SM for 4-byte values (at the flags' 4 it spilled: 60%) and 4 for 8-byte ones (112
+// registers). H200, segmented_scan_tuning_sweep 28 all bykey_pipeline, one segment /
+// uniform / power law / all 1, % of the plain scan: int32 91.5 / 102.2 / 102.1 / 104.5 ->
+// 98.3 / 107.1 / 106.4 / 107.1, int64 92.4 / 100.6 / 100.3 / 104.2 -> 98.0 / 103.8 / 103.7 /
+// 104.9 (docs/perf/segmented_scan.md, "Scan by key pipelined, its keys in registers").
 #pragma once
 
 #include <cstddef>
@@ -72,8 +78,8 @@ struct segmented_scan_tuning {
   long long l2_prefetch_bytes = 0;
   long long l2_prefetch_min_input_bytes = 0;
   // Persistent blocks that keep the next tiles' loads in flight during a tile's lookback
-  // (agent/segmented_scan_pipeline.cuh): for one-byte head flags and the offsets form
-  // (scan by key keeps one tile per block), with 16-byte aligned values whose size
+  // (agent/segmented_scan_pipeline.cuh): for one-byte head flags, the offsets form and,
+  // with pipeline_by_key_min_blocks_per_sm, scan by key, with 16-byte aligned values whose size
   // divides 16. Its own tile shape: a thread holds whole 16-byte chunks, 1, 2, 4 or 8 of
   // them, and at most 32 items.
   bool pipelined = false;
@@ -90,6 +96,10 @@ struct segmented_scan_tuning {
   // counter (as the plain scan's): for head flags one launch instead of a memset and the
   // kernel. The offsets form keeps the memset, which clears its bitmaps too.
   bool pipeline_clears_workspace = false;
+  // Scan by key through the pipelined agent too, with this __launch_bounds__ minimum in
+  // place of pipeline_min_blocks_per_sm (its keys, up to 4 bytes each, wait in registers
+  // for a step: agent/segmented_scan.cuh, key_heads); 0 = one tile per block.
+  int pipeline_by_key_min_blocks_per_sm = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr int pipeline_tile_items() const { return pipeline_block_threads * pipeline_items_per_thread; }
 };
@@ -99,9 +109,11 @@ inline constexpr long long segmented_scan_l2_prefetch_min_input_bytes = 128ll <<
 
 // A row of 4- and 8-byte values: one tile per block at threads x 32 (min_blocks: its
 // __launch_bounds__ minimum), and from 4 tiles per resident block the pipelined agent at
-// pipeline_threads x 16, 4 blocks per SM, clearing its own descriptors; both agents ask
-// L2 for their values 2 MiB ahead on large inputs.
-constexpr segmented_scan_tuning segmented_scan_row(int threads, int min_blocks, int pipeline_threads) {
+// pipeline_threads x 16, 4 blocks per SM (scan by key at pipeline_by_key_min_blocks),
+// clearing its own descriptors; both agents ask L2 for their values 2 MiB ahead on large
+// inputs.
+constexpr segmented_scan_tuning segmented_scan_row(int threads, int min_blocks, int pipeline_threads,
+                                                   int pipeline_by_key_min_blocks) {
   segmented_scan_tuning t{threads,
                           32,
                           32,
@@ -113,12 +125,13 @@ constexpr segmented_scan_tuning segmented_scan_row(int threads, int min_blocks, 
                           16};
   t.pipeline_min_blocks_per_sm = 4;
   t.pipeline_clears_workspace = true;
+  t.pipeline_by_key_min_blocks_per_sm = pipeline_by_key_min_blocks;
   return t;
 }
 
 constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t element_bytes) {
-  if (element_bytes <= 4) return segmented_scan_row(256, 3, 256);
-  if (element_bytes <= 8) return segmented_scan_row(128, 0, 128);
+  if (element_bytes <= 4) return segmented_scan_row(256, 3, 256, 3);
+  if (element_bytes <= 8) return segmented_scan_row(128, 0, 128, 4);
   return {128, 4, 32, 0};
 }
 
