@@ -6,7 +6,7 @@
 // Used to choose the rows of include/onepass/tuning/select_tuning.cuh (docs/perf/select.md).
 //   select_tuning_sweep [log2_n=28] [rows=all|pipeline|stores|prefetch|backoff|shapes]
 // ("pipeline": production against the same row without its pipelined agent and with the
-// agent for every call at every size, alternated;
+// agent at every size, alternated;
 // "stores": the one-tile kernel's packed items written one store an item against 16
 // bytes a store, on the tables where production runs that kernel, and partition;
 // "prefetch": the production rows with the L2 prefetch 1, 2, 4 and 6 MiB ahead;
@@ -75,16 +75,13 @@ struct production_no_pipeline {
     return t;
   }();
 };
-// The production row with the pipelined agent for every call it can run and at every
-// size (production: from 2.5 tiles per resident block up, and not for every call).
+// The production row with the pipelined agent at every size (production: from 2.5 tiles
+// per resident block up).
 template <class T>
 struct production_pipeline_everywhere {
   static constexpr tuning::select_tuning value = [] {
     tuning::select_tuning t = tuning::default_select_tuning<T>::value;
     t.pipeline_min_tiles_per_block = 0;
-    t.pipeline_selects = true;
-    t.pipeline_partitions = true;
-    t.pipeline_unique = true;
     return t;
   }();
 };
@@ -201,9 +198,9 @@ struct sweep {
                        : what == op::flagged ? select_kernel_choice<flagged_job, Row>::split_tile(true, false)
                                              : select_kernel_choice<job, Row>::split_tile(true, what == op::partition);
     // (As many tiles per resident block as it takes: the sweep's sizes are large.)
-    const bool pipelined = what == op::unique    ? select_kernel_choice<unique_job, Row>::pipelined(true, 1e9, false)
-                           : what == op::flagged ? select_kernel_choice<flagged_job, Row>::pipelined(true, 1e9, false)
-                                                 : select_kernel_choice<job, Row>::pipelined(true, 1e9, what == op::partition);
+    const bool pipelined = what == op::unique    ? select_kernel_choice<unique_job, Row>::pipelined(true, 1e9)
+                           : what == op::flagged ? select_kernel_choice<flagged_job, Row>::pipelined(true, 1e9)
+                                                 : select_kernel_choice<job, Row>::pipelined(true, 1e9);
     const auto k = what == op::unique ? r.for_unique() : r;
     char name[80];
     if (pipelined)

@@ -901,16 +901,12 @@ struct no_pipeline {
 };
 
 // The pipelined agent at every size (production: from 2.5 tiles per resident block up),
-// with the L2 prefetch two tiles ahead, for select_if, unique and partition (production:
-// not every call, see the tuning).
+// with the L2 prefetch two tiles ahead, for select_if, unique and partition.
 template <class T>
 struct pipeline_everywhere {
   static constexpr tuning::select_tuning value = [] {
     tuning::select_tuning t = tuning::default_select_tuning<T>::value;
     t.pipeline_min_tiles_per_block = 0;
-    t.pipeline_selects = true;
-    t.pipeline_partitions = true;
-    t.pipeline_unique = true;
     t.l2_prefetch_bytes = 2ll * t.tile_items() * static_cast<long long>(sizeof(T));
     t.l2_prefetch_min_input_bytes = 0;
     return t;

@@ -377,33 +377,34 @@ TEST(SelectValidation, PipelineChoiceOfTheProductionRows) {
   using onepass::detail::select_if_job;
   using onepass::detail::select_kernel_choice;
   using onepass::detail::unique_job;
-  auto pipelined = [](auto job, bool aligned, double tiles_per_block, bool partition) {
+  // A partition takes the same choice as a select (every call but select_flagged runs it).
+  auto pipelined = [](auto job, bool aligned, double tiles_per_block) {
     using Job = decltype(job);
     return select_kernel_choice<Job, onepass::tuning::default_select_tuning<typename Job::value_type>>::pipelined(
-        aligned, tiles_per_block, partition);
+        aligned, tiles_per_block);
   };
   // 4-byte items.
-  EXPECT_TRUE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.5, false));
-  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.4, false));
-  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, false, 100, false));
-  EXPECT_TRUE(pipelined(select_if_job<float, is_odd>{}, true, 100, true));
-  EXPECT_FALSE(pipelined(select_if_job<float, is_odd>{}, true, 2, true));
-  EXPECT_TRUE(pipelined(unique_job<unsigned, equal_to>{}, true, 100, false));
-  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, false, 100, false));
-  EXPECT_FALSE(pipelined(select_flagged_job<unsigned, std::uint8_t>{}, true, 100, false));
+  EXPECT_TRUE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.5));
+  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, true, 2.4));
+  EXPECT_FALSE(pipelined(select_if_job<unsigned, is_odd>{}, false, 100));
+  EXPECT_TRUE(pipelined(select_if_job<float, is_odd>{}, true, 100));
+  EXPECT_FALSE(pipelined(select_if_job<float, is_odd>{}, true, 2));
+  EXPECT_TRUE(pipelined(unique_job<unsigned, equal_to>{}, true, 100));
+  EXPECT_FALSE(pipelined(unique_job<unsigned, equal_to>{}, false, 100));
+  EXPECT_FALSE(pipelined(select_flagged_job<unsigned, std::uint8_t>{}, true, 100));
   // 8-byte items.
-  EXPECT_TRUE(pipelined(select_if_job<double, is_odd>{}, true, 100, true));
-  EXPECT_FALSE(pipelined(select_if_job<double, is_odd>{}, false, 100, true));
-  EXPECT_TRUE(pipelined(select_if_job<long long, is_odd>{}, true, 100, false));
-  EXPECT_TRUE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100, false));
-  EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 2, false));
-  EXPECT_FALSE(pipelined(select_flagged_job<double, std::uint8_t>{}, true, 100, false));
+  EXPECT_TRUE(pipelined(select_if_job<double, is_odd>{}, true, 100));
+  EXPECT_FALSE(pipelined(select_if_job<double, is_odd>{}, false, 100));
+  EXPECT_TRUE(pipelined(select_if_job<long long, is_odd>{}, true, 100));
+  EXPECT_TRUE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 100));
+  EXPECT_FALSE(pipelined(unique_job<unsigned long long, equal_to>{}, true, 2));
+  EXPECT_FALSE(pipelined(select_flagged_job<double, std::uint8_t>{}, true, 100));
   // Other sizes: never.
-  EXPECT_FALSE(pipelined(select_if_job<std::uint16_t, is_odd>{}, true, 100, true));
+  EXPECT_FALSE(pipelined(select_if_job<std::uint16_t, is_odd>{}, true, 100));
   struct pair16 {
     long long a, b;
   };
-  EXPECT_FALSE(pipelined(select_if_job<pair16, is_odd>{}, true, 100, true));
+  EXPECT_FALSE(pipelined(select_if_job<pair16, is_odd>{}, true, 100));
 }
 
 TEST(SelectValidation, WorkspaceBytes) {

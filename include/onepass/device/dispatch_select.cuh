@@ -71,18 +71,14 @@ struct select_kernel_choice {
   // The same tile as the row's (for unique, at least as large as its own), so that one
   // workspace size serves every call.
   static_assert(row.pipeline_fits(), "tuning: the pipelined agent's tile must be tile_items() items");
-  static constexpr bool pipeline_for_call(bool partition) {
-    return Job::needs_previous ? row.pipeline_unique : partition ? row.pipeline_partitions : row.pipeline_selects;
-  }
   // Whether the pipelined agent is compiled for this job and row at all.
   static constexpr bool pipeline_compiled =
       row.pipeline_threads > 0 && (sizeof(typename Job::value_type) == 4 || sizeof(typename Job::value_type) == 8) &&
-      !Job::reads_flags && (pipeline_for_call(false) || (Job::may_partition && pipeline_for_call(true)));
+      !Job::reads_flags;
   // all_aligned: the input and every output 16-byte aligned; tiles_per_block: the call's
   // tiles over the pipelined agent's resident blocks.
-  static constexpr bool pipelined(bool all_aligned, double tiles_per_block, bool partition) {
-    return pipeline_compiled && all_aligned && tiles_per_block >= row.pipeline_min_tiles_per_block &&
-           pipeline_for_call(partition);
+  static constexpr bool pipelined(bool all_aligned, double tiles_per_block) {
+    return pipeline_compiled && all_aligned && tiles_per_block >= row.pipeline_min_tiles_per_block;
   }
   // Whether the split tile is compiled for this job and row at all (a job that is never a
   // partition compiles it only when selects use it).
@@ -215,8 +211,7 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
         !all_aligned ? 0
         : out_rejected != nullptr ? resident_blocks<partition_kernel_p>(p_threads, layout::shared_bytes)
                                   : resident_blocks<select_kernel_p>(p_threads, layout::shared_bytes);
-    if (choice::pipelined(all_aligned, resident > 0 ? static_cast<double>(p_tiles) / resident : 0.0,
-                          out_rejected != nullptr)) {
+    if (choice::pipelined(all_aligned, resident > 0 ? static_cast<double>(p_tiles) / resident : 0.0)) {
       // The tile counter and this launch's descriptors (unique's one-tile row has smaller
       // tiles than the pipeline's).
       ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::counter_bytes + select_tile_state::bytes(p_tiles), stream));

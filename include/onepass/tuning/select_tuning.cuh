@@ -51,16 +51,14 @@ struct select_tuning {
   // pipeline_threads x pipeline_items tiles (the same tile as tile_items()) that keep loads
   // in flight during their lookback, for 4- and 8-byte items where the input and outputs
   // are 16-byte aligned and there are at least pipeline_min_tiles_per_block tiles per
-  // resident block; 0 threads = never. Which calls use it: the pipeline_* flags
-  // (select_flagged never does: it has no flags path).
+  // resident block; 0 threads = never. Every call uses it but select_flagged (it has no
+  // flags path): since 2026-11-29 no row keeps a call off it (the per-call switches it had
+  // are gone, as every row set them).
   int pipeline_threads = 0;
   int pipeline_items = 0;
   double pipeline_min_tiles_per_block = 2.5;
   // Its lookback's window: each lane reads this many consecutive descriptors a round trip.
   int pipeline_lookback_tiles_per_lane = 1;
-  bool pipeline_selects = true;
-  bool pipeline_partitions = true;
-  bool pipeline_unique = true;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr bool pipeline_fits() const {
     return pipeline_threads == 0 || pipeline_threads * pipeline_items == tile_items();
@@ -147,10 +145,7 @@ constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
             256,
             static_cast<int>(128 / element_bytes),
             select_pipeline_min_tiles_per_block,
-            2,
-            true,
-            true,
-            true};
+            2};
   }
   return {128, items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes};
 }
