@@ -4,15 +4,16 @@
 // timed like onepass-bench (bench/gpu.cuh: L2 flushed, median of 20).
 // Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
 //   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|wide_pairs|all]
-//                           [quick|prefetch|prefetch_shapes|clusters|subtiles]
+//                           [quick|prefetch|prefetch_shapes|clusters|subtiles|occupancy]
 // (wide_pairs: uint32 keys with uint64 values at 2^k, uint64 keys and values at 2^(k-1);
-// the clusters or subtiles rows only)
+// the clusters, subtiles or occupancy rows only)
 // quick: CUB and the production row only (for profiling one sort under ncu); prefetch: the
 // production row with the onesweep kernel's L2 prefetch at several distances, alternated
 // twice with the production row as it is; prefetch_shapes: keys alone, shapes near
 // production's with its prefetch; clusters: the production row launched plain and in
 // clusters of two blocks, with and without a barrier before the scatter; subtiles: one
-// and two sub-tiles a onesweep block, in and out of clusters, and shapes of two.
+// and two sub-tiles a onesweep block, in and out of clusters, and shapes of two;
+// occupancy: pairs of 4-byte keys, two sub-tiles at three or four blocks a SM.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
@@ -276,6 +277,30 @@ struct sweep {
     }
   }
 
+  // Pairs with 4-byte keys: two sub-tiles a block at three and four blocks a SM (smaller
+  // tiles, more of them in flight; the shapes whose full-tile path spills at most 9
+  // stores) against production's two, alternated twice (docs/perf/radix_sort.md, "Three
+  // and four blocks a SM").
+  void try_occupancy() {
+    if constexpr (Pairs && sizeof(Key) == 4) {
+      try_cub();
+      for (int round = 0; round < 2; ++round) {
+        try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
+        if constexpr (sizeof(Value) == 4) {
+          try_row<production_subtiles<Key, value_t, 2, 256, 20, 3>>("two sub-tiles, 256 x 20, 3 b");
+          try_row<production_subtiles<Key, value_t, 2, 256, 24, 3>>("two sub-tiles, 256 x 24, 3 b");
+          try_row<production_subtiles<Key, value_t, 2, 256, 16, 4>>("two sub-tiles, 256 x 16, 4 b");
+          try_row<production_subtiles<Key, value_t, 2, 256, 12, 4>>("two sub-tiles, 256 x 12, 4 b");
+        } else {
+          try_row<production_subtiles<Key, value_t, 2, 256, 12, 3>>("two sub-tiles, 256 x 12, 3 b");
+          try_row<production_subtiles<Key, value_t, 2, 256, 8, 4>>("two sub-tiles, 256 x 8, 4 b");
+        }
+      }
+    } else {
+      std::printf("  (no occupancy rows for this sort)\n");
+    }
+  }
+
   // Keys alone: shapes near production's, all with its L2 prefetch (which shortens the
   // loads, so the best shape may have moved), alternated twice.
   void try_prefetch_shapes() {
@@ -377,17 +402,17 @@ int main(int argc, char** argv) try {
   const std::string rows = argc > 3 ? argv[3] : "all";
   const bool quick = rows == "quick";
   if (rows != "all" && rows != "quick" && rows != "prefetch" && rows != "prefetch_shapes" && rows != "clusters" &&
-      rows != "subtiles") {
-    std::fprintf(stderr,
-                 "radix_sort_tuning_sweep: the rows are all, quick, prefetch, prefetch_shapes, clusters or subtiles\n");
+      rows != "subtiles" && rows != "occupancy") {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: the rows are all, quick, prefetch, prefetch_shapes, clusters, "
+                         "subtiles or occupancy\n");
     return 2;
   }
   if (only != "all" && only != "keys" && only != "pairs" && only != "u64" && only != "wide_pairs") {
     std::fprintf(stderr, "radix_sort_tuning_sweep: the sorts are keys, pairs, u64, wide_pairs or all\n");
     return 2;
   }
-  if (only == "wide_pairs" && rows != "clusters" && rows != "subtiles") {
-    std::fprintf(stderr, "radix_sort_tuning_sweep: wide_pairs runs the clusters or subtiles rows only\n");
+  if (only == "wide_pairs" && rows != "clusters" && rows != "subtiles" && rows != "occupancy") {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: wide_pairs runs the clusters, subtiles or occupancy rows only\n");
     return 2;
   }
   const long long n = 1ll << log2_n;
@@ -401,6 +426,7 @@ int main(int argc, char** argv) try {
     else if (rows == "prefetch_shapes") s.try_prefetch_shapes();
     else if (rows == "clusters") s.try_clusters();
     else if (rows == "subtiles") s.try_subtiles();
+    else if (rows == "occupancy") s.try_occupancy();
     else s.try_all(quick);
     failures += s.failures;
   };
@@ -413,10 +439,11 @@ int main(int argc, char** argv) try {
     run_rows(s);
   }
   if (only == "wide_pairs") {  // 8-byte values with uint32 keys at 2^k, uint64 keys and values at 2^(k-1)
-    // (the clusters or subtiles rows only: try_all's shapes are not built for them)
+    // (the clusters, subtiles or occupancy rows only: try_all's shapes are not built for them)
     const auto run_wide_rows = [&](auto& s) {
       if (rows == "subtiles") s.try_subtiles();
-      else s.try_clusters();
+      else if (rows == "occupancy") s.try_occupancy();
+        else s.try_clusters();
       failures += s.failures;
     };
     {

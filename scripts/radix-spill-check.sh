@@ -7,13 +7,15 @@
 # tile but a portion's last, "cold" in the partial-tile path (laid out first, run once per
 # portion, harmless). Run it after any change to agent/radix_sort.cuh and compare with the
 # counts docs/perf/radix_sort.md gives.
-# Usage: scripts/radix-spill-check.sh          (CUOBJDUMP=path if cuobjdump is not on PATH)
+# Usage: scripts/radix-spill-check.sh          (CUOBJDUMP=path if cuobjdump is not on PATH;
+# the CI machine's toolkit has none: `pip download --no-deps nvidia-cuda-cuobjdump` gives a
+# wheel whose nvidia/cu13/bin/cuobjdump reads sm_90 cubins)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/cuda/bin:$PATH"
 cuobjdump=${CUOBJDUMP:-$(command -v cuobjdump || true)}
 if [ -z "$cuobjdump" ]; then
-  echo "radix-spill-check: no cuobjdump on PATH; set CUOBJDUMP" >&2
+  echo "radix-spill-check: no cuobjdump on PATH; set CUOBJDUMP (pip download --no-deps nvidia-cuda-cuobjdump)" >&2
   exit 2
 fi
 work=$(mktemp -d)
