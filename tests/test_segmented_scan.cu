@@ -650,7 +650,7 @@ TEST(SegmentedScanStress, StalledTilesAreWaitedForByThePipelinedAgent) {
 }
 
 // --- the pipelined agent ----------------------------------------------------------------
-// Head flags, scan by key (int32 and 16-bit keys, held in registers for a step), CSR
+// Head flags, scan by key (int32, 16-bit and 1-byte keys, held in registers for a step), CSR
 // offsets and begin/end offsets with gaps through the pipelined agent at every size,
 // inclusive and exclusive, workspace style.
 template <class T>
@@ -700,6 +700,13 @@ void check_pipelined(long long n, segment_distribution d, kind k, std::uint64_t 
         plus{}, w, nullptr);
   });
   expect_equal(want, out.download(), label<T>("pipelined by 16-bit key", n, d, k));
+  device_buffer<std::uint8_t> d_byte_keys(keys_of<std::uint8_t>(offsets, n, seed + 5));
+  run([&](auto ex) {
+    onepass::detail::segmented_scan_dispatch<decltype(ex)::value, Tuning>(
+        in.get(), n, out.get(), onepass::detail::key_heads<std::uint8_t, equal_to>{d_byte_keys.get(), equal_to{}},
+        init, plus{}, w, nullptr);
+  });
+  expect_equal(want, out.download(), label<T>("pipelined by 1-byte key", n, d, k));
 
   const auto csr = csr_segments(d_offsets.get(), static_cast<index_t>(offsets.size()) - 1);
   run([&](auto ex) {

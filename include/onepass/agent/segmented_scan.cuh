@@ -503,17 +503,14 @@ struct key_heads {
     fetched<N> f;
     const index_t first = tile_begin + static_cast<index_t>(threadIdx.x) * N;
     constexpr int bytes = N * static_cast<int>(sizeof(Key));
-    if constexpr (bytes % 16 == 0) {
-      if (first + N <= n) {
-        const auto* v = reinterpret_cast<const uint4*>(keys + first);
+    bool as_vectors = false;
+    if constexpr (bytes % 16 == 0) as_vectors = first + N <= n;
+    if (as_vectors) {
+      const auto* v = reinterpret_cast<const uint4*>(keys + first);
 #pragma unroll
-        for (int j = 0; j < bytes / 16; ++j) {
-          const uint4 x = v[j];
-          std::memcpy(reinterpret_cast<unsigned char*>(f.k) + 16 * j, &x, 16);
-        }
-      } else {
-#pragma unroll
-        for (int i = 0; i < N; ++i) f.k[i] = first + i < n ? keys[first + i] : Key{};
+      for (int j = 0; j < bytes / 16; ++j) {
+        const uint4 x = v[j];
+        std::memcpy(reinterpret_cast<unsigned char*>(f.k) + 16 * j, &x, 16);
       }
     } else {
 #pragma unroll
