@@ -5,8 +5,8 @@
 // every output verified before it is timed, timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
-//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|all=all]
-//                               [all|offsets|bykey_prefetch|bykey_pipeline|cap|gaps|split|marking=all]
+//   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|double|8byte|all=all]
+//                               [all|offsets|bykey_prefetch|bykey_pipeline|cap|gaps|split|marking|thread_scan=all]
 //                               [distribution=all]
 // "offsets" runs the offsets form's rows only, on every distribution (all_32 and
 // with_empty too); "bykey_prefetch" scan by key's production shape at L2 prefetch
@@ -20,9 +20,13 @@
 // distribution; "split" CSR and begin/end arrays (no gaps) with their marking and their
 // scan timed apart, and begin/end's scan through the gap-free code, alternated
 // twice, on every distribution; "marking" the marking kernel alone, production's shape
-// against others, on CSR, begin/end and begin/end with gaps. A fourth argument (all_1, all_32, uniform_1_1000,
+// against others, on CSR, begin/end and begin/end with gaps; "thread_scan" the pipelined
+// agent's step A scanning a thread's items in order against in groups of four, every form
+// but scan by key, alternated twice. A fourth argument (all_1, all_32, uniform_1_1000,
 // power_law, one_segment, with_empty) runs that distribution alone (for a profiler).
-// int32 values at n and int64 values at n / 2, uint8 head flags, int32 keys for the by-key rows, inclusive sums. Rates
+// int32 values at n, int64 and double values at n / 2 ("all": int32 and int64; "8byte": int64
+// and double), uint8 head flags, int32 keys for the by-key rows, inclusive sums (the double
+// values are multiples of 1/256, so every order of the adds gives the same sums). Rates
 // are bytes moved (values read and written, plus flags, keys or offsets read) over the
 // time, as a fraction of the plain production scan's rate in the same run (the issue's
 // target); the marking kernel's row is its offsets read over its time, as a fraction of
@@ -108,6 +112,17 @@ struct production_by_key_pipelined {
   }();
 };
 
+// The production row with the pipelined agent's step A scanning a thread's items as
+// Order says, in every form (tuning::thread_scan_order).
+template <class T, tuning::thread_scan_order Order>
+struct production_thread_scan {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::default_segmented_scan_tuning<T>::value;
+    t.pipeline_thread_scan = Order;
+    return t;
+  }();
+};
+
 template <class T>
 struct sweep {
   long long n;
@@ -161,6 +176,7 @@ struct sweep {
   bool split = false;           // CSR and begin/end, their marking and their scan timed apart
   bool marking = false;         // the marking kernel alone: production's shape against others
   bool bykey_pipeline = false;  // scan by key through the pipelined agent against one tile per block
+  bool thread_scan = false;     // step A's thread scan in order (production) against in groups
 
   // A distribution's boundaries on the device, as CSR offsets and as begin/end arrays.
   struct device_offsets {
@@ -374,7 +390,7 @@ struct sweep {
       }
       return;
     }
-    if (!bykey_prefetch && !cap && !bykey_pipeline) offsets_form(offsets, want);
+    if (!bykey_prefetch && !cap && !bykey_pipeline && !thread_scan) offsets_form(offsets, want);
     if (offsets_only) return;
     bench::device_array<std::uint8_t> d_flags(n);
     d_flags.upload(flags);
@@ -387,11 +403,12 @@ struct sweep {
       char name[96];
       const char* what = by_key ? "keys" : "flags";
       if (v.pipelined && (!by_key || v.pipeline_by_key_min_blocks_per_sm > 0))
-        std::snprintf(name, sizeof name, "%s pipelined %dx%d min %d L2+%lldMiB wait %uns x%d%s", what,
+        std::snprintf(name, sizeof name, "%s pipelined %dx%d min %d L2+%lldMiB wait %uns x%d%s%s", what,
                       v.pipeline_block_threads, v.pipeline_items_per_thread,
                       by_key ? v.pipeline_by_key_min_blocks_per_sm : v.pipeline_min_blocks_per_sm,
                       v.l2_prefetch_bytes >> 20, v.lookback_backoff_ns, v.pipeline_lookback_tiles_per_lane,
-                      v.pipeline_clears_workspace ? " clears" : "");
+                      v.pipeline_clears_workspace ? " clears" : "",
+                      v.pipeline_thread_scan == tuning::thread_scan_order::grouped ? " grouped" : "");
       else
         std::snprintf(name, sizeof name, "%s %dx%d min %d L2+%lldMiB wait %uns", what, v.block_threads,
                       v.items_per_thread, v.min_blocks_per_sm, v.l2_prefetch_bytes >> 20, v.lookback_backoff_ns);
@@ -411,7 +428,22 @@ struct sweep {
               time.stream());
         });
     };
-    if (bykey_pipeline) {
+    if (thread_scan) {
+      // Step A's thread scan in order against in groups of four, in every form, on head
+      // flags, CSR offsets, begin/end arrays and begin/end arrays with gaps, alternated
+      // twice. (Production's double values: groups in the offsets forms only.)
+      const device_offsets bounds(offsets);
+      using grouped = production_thread_scan<T, tuning::thread_scan_order::grouped>;
+      using in_order = production_thread_scan<T, tuning::thread_scan_order::in_order>;
+      for (int round = 0; round < 2; ++round) {
+        try_row(in_order{});
+        offsets_rows<in_order>(bounds, want, "CSR, in order", "begin/end, in order");
+        gaps_row<in_order>(offsets, "begin/end with gaps, in order");
+        try_row(grouped{});
+        offsets_rows<grouped>(bounds, want, "CSR, grouped", "begin/end, grouped");
+        gaps_row<grouped>(offsets, "begin/end with gaps, grouped");
+      }
+    } else if (bykey_pipeline) {
       // Scan by key one tile per block and through the pipelined agent (keys in registers),
       // head flags through it for reference, alternated twice.
       for (int round = 0; round < 2; ++round) {
@@ -525,11 +557,12 @@ int main(int argc, char** argv) try {
   const std::string types = argc > 2 ? argv[2] : "all";
   const std::string forms = argc > 3 ? argv[3] : "all";
   if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "bykey_pipeline" &&
-      forms != "cap" && forms != "gaps" && forms != "split" && forms != "marking")
-    throw std::invalid_argument(
-        "the third argument is all, offsets, bykey_prefetch, bykey_pipeline, cap, gaps, split or marking, not " + forms);
-  if (types != "all" && types != "int32" && types != "int64")
-    throw std::invalid_argument("the second argument is int32, int64 or all, not " + types);
+      forms != "cap" && forms != "gaps" && forms != "split" && forms != "marking" && forms != "thread_scan")
+    throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch, bykey_pipeline, cap, gaps, "
+                                "split, marking or thread_scan, not " +
+                                forms);
+  if (types != "all" && types != "int32" && types != "int64" && types != "double" && types != "8byte")
+    throw std::invalid_argument("the second argument is int32, int64, double, 8byte or all, not " + types);
   int failures = 0;
   using dist = test::segment_distribution;
   std::vector<dist> distributions =
@@ -547,7 +580,7 @@ int main(int argc, char** argv) try {
       }
     if (!known) throw std::invalid_argument("no segment-length distribution named " + only);
   }
-  // One process runs int32 values at n and int64 values at n / 2 (the same bytes).
+  // int32 values at n, int64 and double values at n / 2 (the same bytes).
   auto run = [&](auto& s) {
     s.offsets_only = forms == "offsets";
     s.bykey_prefetch = forms == "bykey_prefetch";
@@ -556,15 +589,20 @@ int main(int argc, char** argv) try {
     s.gaps = forms == "gaps";
     s.split = forms == "split";
     s.marking = forms == "marking";
+    s.thread_scan = forms == "thread_scan";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   };
-  if (types != "int64") {
+  if (types == "all" || types == "int32") {
     sweep<int> s(n, time);
     run(s);
   }
-  if (types != "int32") {
+  if (types == "all" || types == "int64" || types == "8byte") {
     sweep<long long> s(n / 2, time);
+    run(s);
+  }
+  if (types == "double" || types == "8byte") {
+    sweep<double> s(n / 2, time);
     run(s);
   }
   return failures ? 1 : 0;

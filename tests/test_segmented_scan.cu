@@ -653,9 +653,8 @@ TEST(SegmentedScanStress, StalledTilesAreWaitedForByThePipelinedAgent) {
 // Head flags, scan by key (int32, 16-bit and 1-byte keys, held in registers for a step), CSR
 // offsets and begin/end offsets with gaps through the pipelined agent at every size,
 // inclusive and exclusive, workspace style.
-template <class T>
+template <class T, class Tuning = pipelined_everywhere<T>>
 void check_pipelined(long long n, segment_distribution d, kind k, std::uint64_t seed) {
-  using Tuning = pipelined_everywhere<T>;
   using plan = onepass::detail::segmented_scan_plan<T, Tuning>;
   const bool exclusive = k == kind::exclusive;
   const T init = exclusive ? static_cast<T>(3) : T{};
@@ -757,6 +756,54 @@ TYPED_TEST(SegmentedScanPipelined, EveryDistributionAndSizeAgainstTheReference) 
       check_pipelined<T>(n, d, kind::inclusive, ++seed);
       check_pipelined<T>(n, d, kind::exclusive, ++seed);
     }
+}
+
+// The pipelined agent's step A scanning a thread's items in groups of four
+// (tuning::thread_scan_order::grouped, scan_thread_segments_grouped): every form through
+// check_pipelined, and head flags with a non-commutative operator (the groups' carries
+// must stay on the left). Production does so for double values in the offsets forms.
+template <class T>
+struct pipelined_grouped {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = pipelined_everywhere<T>::value;
+    t.pipeline_thread_scan = tuning::thread_scan_order::grouped;
+    return t;
+  }();
+};
+
+TEST(SegmentedScanPipelined, ThreadItemsScannedInGroups) {
+  using order = tuning::thread_scan_order;
+  static_assert(tuning::default_segmented_scan_tuning<double>::value.pipeline_thread_scan ==
+                    order::grouped_for_offsets &&
+                    tuning::default_segmented_scan_tuning<long long>::value.pipeline_thread_scan == order::in_order &&
+                    tuning::default_segmented_scan_tuning<float>::value.pipeline_thread_scan == order::in_order,
+                "double values scan step A in groups in the offsets forms; the other types in order");
+  ONEPASS_REQUIRE_GPU();
+  std::uint64_t seed = 5000;
+  for (long long n : {1ll, 33ll, 2047ll, 2049ll, 100003ll, 1000003ll}) {
+    if (n > max_test_items()) continue;
+    for (segment_distribution d : all_segment_distributions()) {
+      check_pipelined<double, pipelined_grouped<double>>(n, d, kind::inclusive, ++seed);
+      check_pipelined<double, pipelined_grouped<double>>(n, d, kind::exclusive, ++seed);
+      check_pipelined<int, pipelined_grouped<int>>(n, d, kind::exclusive, ++seed);
+
+      using Tuning = pipelined_grouped<affine>;
+      using plan = onepass::detail::segmented_scan_plan<affine, Tuning>;
+      const auto values = random_vector<affine>(n, ++seed);
+      const auto flags = head_flags_of(csr_offsets(segment_lengths(d, n, ++seed)), n);
+      device_buffer<affine> in(values), out(n);
+      device_buffer<std::uint8_t> d_flags(flags);
+      device_buffer<unsigned char> ws(static_cast<long long>(plan::workspace_bytes(n)));
+      const workspace w{ws.get(), static_cast<std::size_t>(ws.size())};
+      out.poison();
+      onepass::detail::segmented_scan_dispatch<false, Tuning>(
+          in.get(), n, out.get(), onepass::detail::flag_heads<std::uint8_t>{d_flags.get()}, affine{1, 0}, compose{},
+          w, nullptr);
+      ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+      expect_equal(reference_segmented_scan(values, flags, kind::inclusive, affine{1, 0}, compose{}), out.download(),
+                   label<affine>("pipelined grouped, compose", n, d, kind::inclusive));
+    }
+  }
 }
 
 }  // namespace

@@ -166,6 +166,38 @@ __device__ ONEPASS_FORCEINLINE segmented_value<T> scan_thread_segments(T (&items
   return {items[N - 1], last_kind};
 }
 
+// scan_thread_segments in fewer dependent steps: groups of four items are scanned side by
+// side, then a running total goes from group to group, and each group's items before its
+// first head take the total of the groups before it: 3 + (N / 4 - 1) + 1 dependent steps
+// (7 for 16 items, not 15), about twice the operations. The operator's order is kept (the
+// earlier value on the left), so it need only be associative.
+template <bool HasGaps, class T, int N, class Op>
+__device__ ONEPASS_FORCEINLINE segmented_value<T> scan_thread_segments_grouped(T (&items)[N], const thread_heads& h,
+                                                                              Op op) {
+  constexpr int G = 4;
+  static_assert(N % G == 0, "whole groups of four items");
+#pragma unroll
+  for (int i = 1; i < G; ++i)
+#pragma unroll
+    for (int g = 0; g < N; g += G)
+      if (!((h.heads >> (g + i)) & 1u)) items[g + i] = op(items[g + i - 1], items[g + i]);
+  T carry = items[G - 1];  // the running value at the end of the groups so far
+#pragma unroll
+  for (int g = G; g < N; g += G) {
+    const unsigned group_heads = (h.heads >> g) & ((1u << G) - 1u);
+    const T before = carry;
+    carry = group_heads ? items[g + G - 1] : op(before, items[g + G - 1]);
+#pragma unroll
+    for (int i = 0; i < G - 1; ++i)
+      if (!(group_heads & ((2u << i) - 1u))) items[g + i] = op(before, items[g + i]);
+    items[g + G - 1] = carry;
+  }
+  const int last_head = h.heads ? 31 - __clz(h.heads) : -1;
+  const std::uint32_t last_kind =
+      last_head < 0 ? no_head : ((HasGaps && ((h.gaps >> last_head) & 1u)) ? gap_head : segment_head);
+  return {items[N - 1], last_kind};
+}
+
 // What scan_thread_segments returns, without the scan: the items are combined as a tree
 // of the pair operator (a block's value restarts at its last head), log2(N) dependent
 // steps instead of N - 1. The compiler may shorten the sequential chain itself for

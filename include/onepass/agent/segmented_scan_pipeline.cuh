@@ -88,9 +88,11 @@ __device__ ONEPASS_FORCEINLINE void store_warp_items(const unsigned char* stage,
 // MinBlocksPerSM: __launch_bounds__' minimum (it caps the registers); 0 = as many blocks
 // as the shared memory allows. ClearsWorkspace: launched cooperatively, the kernel clears
 // its descriptors and sets its tile counter itself, as the plain scan's pipelined agent
-// does (agent/scan_pipeline.cuh): no memset of them before it.
+// does (agent/scan_pipeline.cuh): no memset of them before it. GroupedThreadScan: A scans
+// a thread's items with scan_thread_segments_grouped (tuning::thread_scan_order).
 template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
-          int LookbackTilesPerLane = 1, int MinBlocksPerSM = 0, bool ClearsWorkspace = false>
+          int LookbackTilesPerLane = 1, int MinBlocksPerSM = 0, bool ClearsWorkspace = false,
+          bool GroupedThreadScan = false>
 __global__ void __launch_bounds__(BlockThreads,
                                   (MinBlocksPerSM > 0
                                        ? MinBlocksPerSM
@@ -221,7 +223,10 @@ __global__ void __launch_bounds__(BlockThreads,
     T items[N];
     layout::read_blocked(stage_at(a), items);
     const thread_heads& h = heads_a;
-    scan_thread_segments<Heads::has_gaps>(items, h, op);
+    if constexpr (GroupedThreadScan && N % 4 == 0)
+      scan_thread_segments_grouped<Heads::has_gaps>(items, h, op);
+    else
+      scan_thread_segments<Heads::has_gaps>(items, h, op);
     const pair& aggregate = reduced_a.aggregate;
     if (warp == 0 && !(shfl_idx(h.heads, 0) & 1u)) {  // the tile's first item needs what precedes it
       const pair prefix = descriptor::template look_back<LookbackTilesPerLane>(state, tile, op, backoff_ns);

@@ -201,9 +201,15 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     // Scan by key's keys wait in registers for a step: its own register cap.
     constexpr int pipeline_min_blocks = is_key_heads<Heads> ? plan::tuning.pipeline_by_key_min_blocks_per_sm
                                                             : plan::tuning.pipeline_min_blocks_per_sm;
+    // Step A's thread scan in groups of four (tuning::thread_scan_order): in every form, or
+    // in the offsets forms (the sources with gaps or a window) only.
+    constexpr auto order = plan::tuning.pipeline_thread_scan;
+    constexpr bool grouped_thread_scan =
+        order == tuning::thread_scan_order::grouped ||
+        (order == tuning::thread_scan_order::grouped_for_offsets && (Heads::has_gaps || Heads::has_window));
     constexpr auto kernel = segmented_scan_pipeline_kernel<T, Heads, Op, pipeline_threads, pipeline_items, Exclusive,
                                                            Delay, plan::tuning.pipeline_lookback_tiles_per_lane,
-                                                           pipeline_min_blocks, clears>;
+                                                           pipeline_min_blocks, clears, grouped_thread_scan>;
     constexpr int shared_bytes = scan_pipeline_layout<T, pipeline_threads, pipeline_items>::shared_bytes;
     // With few tiles per resident block the pipeline never fills (a block claims three
     // tiles up front): one tile per block then (as the plain scan).

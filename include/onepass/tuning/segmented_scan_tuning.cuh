@@ -64,8 +64,18 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 namespace onepass::tuning {
+
+// The pipelined agent's step A scans a thread's items in order (N - 1 dependent steps for
+// N items), or in groups of four side by side that then carry from group to group (7
+// dependent steps for 16 items; about twice the operations): in every form, or in the
+// offsets forms only (CSR offsets, begin/end arrays), head flags and scan by key in order.
+// Measured on an H200 (docs/perf/segmented_scan.md, "Step A's thread scan in groups"):
+// double values 3-6% faster in groups on uniform lengths in the offsets forms, level to
+// 0.8% slower with head flags; int64 values up to 1.8% slower in groups.
+enum class thread_scan_order { in_order, grouped_for_offsets, grouped };
 
 struct segmented_scan_tuning {
   int block_threads;
@@ -100,6 +110,8 @@ struct segmented_scan_tuning {
   // place of pipeline_min_blocks_per_sm (its keys, up to 4 bytes each, wait in registers
   // for a step: agent/segmented_scan.cuh, key_heads); 0 = one tile per block.
   int pipeline_by_key_min_blocks_per_sm = 0;
+  // How the pipelined agent's step A scans a thread's items (thread_scan_order).
+  thread_scan_order pipeline_thread_scan = thread_scan_order::in_order;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr int pipeline_tile_items() const { return pipeline_block_threads * pipeline_items_per_thread; }
 };
@@ -135,9 +147,15 @@ constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t eleme
   return {128, 4, 32, 0};
 }
 
+// By size, except that 8-byte floating-point values scan step A in groups in the offsets
+// forms (thread_scan_order).
 template <class T>
 struct default_segmented_scan_tuning {
-  static constexpr segmented_scan_tuning value = segmented_scan_tuning_for_size(sizeof(T));
+  static constexpr segmented_scan_tuning value = [] {
+    segmented_scan_tuning t = segmented_scan_tuning_for_size(sizeof(T));
+    if (std::is_floating_point_v<T> && sizeof(T) == 8) t.pipeline_thread_scan = thread_scan_order::grouped_for_offsets;
+    return t;
+  }();
 };
 
 }  // namespace onepass::tuning
