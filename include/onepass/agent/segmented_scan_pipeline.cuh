@@ -89,7 +89,8 @@ __device__ ONEPASS_FORCEINLINE void store_warp_items(const unsigned char* stage,
 // as the shared memory allows. ClearsWorkspace: launched cooperatively, the kernel clears
 // its descriptors and sets its tile counter itself, as the plain scan's pipelined agent
 // does (agent/scan_pipeline.cuh): no memset of them before it. GroupedThreadScan: A scans
-// a thread's items with scan_thread_segments_grouped (tuning::thread_scan_order).
+// a thread's items with scan_thread_segments_grouped (tuning::thread_scan_order; in order
+// where N is not a multiple of four).
 template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
           int LookbackTilesPerLane = 1, int MinBlocksPerSM = 0, bool ClearsWorkspace = false,
           bool GroupedThreadScan = false>
