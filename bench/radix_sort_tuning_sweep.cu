@@ -443,7 +443,7 @@ int main(int argc, char** argv) try {
     const auto run_wide_rows = [&](auto& s) {
       if (rows == "subtiles") s.try_subtiles();
       else if (rows == "occupancy") s.try_occupancy();
-        else s.try_clusters();
+      else s.try_clusters();
       failures += s.failures;
     };
     {

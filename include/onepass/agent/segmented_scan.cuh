@@ -151,6 +151,13 @@ ONEPASS_HD ONEPASS_FORCEINLINE constexpr unsigned items_in_gaps(unsigned heads, 
 }
 
 #if defined(__CUDACC__)
+// The kind of the thread's last head (no_head where it has none): the kind of its total.
+template <bool HasGaps>
+__device__ ONEPASS_FORCEINLINE std::uint32_t last_head_kind(const thread_heads& h) {
+  const int last_head = h.heads ? 31 - __clz(h.heads) : -1;
+  return last_head < 0 ? no_head : ((HasGaps && ((h.gaps >> last_head) & 1u)) ? gap_head : segment_head);
+}
+
 // The thread's own part of a tile, shared by both agents (this one-tile kernel and
 // segmented_scan_pipeline.cuh).
 // Scans the thread's items in place, restarting at each head, and returns the thread's
@@ -160,10 +167,7 @@ __device__ ONEPASS_FORCEINLINE segmented_value<T> scan_thread_segments(T (&items
 #pragma unroll
   for (int i = 1; i < N; ++i)
     if (!((h.heads >> i) & 1u)) items[i] = op(items[i - 1], items[i]);
-  const int last_head = h.heads ? 31 - __clz(h.heads) : -1;
-  const std::uint32_t last_kind =
-      last_head < 0 ? no_head : ((HasGaps && ((h.gaps >> last_head) & 1u)) ? gap_head : segment_head);
-  return {items[N - 1], last_kind};
+  return {items[N - 1], last_head_kind<HasGaps>(h)};
 }
 
 // scan_thread_segments in fewer dependent steps: groups of four items are scanned side by
@@ -192,10 +196,7 @@ __device__ ONEPASS_FORCEINLINE segmented_value<T> scan_thread_segments_grouped(T
       if (!(group_heads & ((2u << i) - 1u))) items[g + i] = op(before, items[g + i]);
     items[g + G - 1] = carry;
   }
-  const int last_head = h.heads ? 31 - __clz(h.heads) : -1;
-  const std::uint32_t last_kind =
-      last_head < 0 ? no_head : ((HasGaps && ((h.gaps >> last_head) & 1u)) ? gap_head : segment_head);
-  return {items[N - 1], last_kind};
+  return {items[N - 1], last_head_kind<HasGaps>(h)};
 }
 
 // What scan_thread_segments returns, without the scan: the items are combined as a tree
@@ -217,10 +218,7 @@ __device__ ONEPASS_FORCEINLINE segmented_value<T> reduce_thread_segments(const T
       v[i] = ((right >> i) & 1u) ? v[i + w] : op(v[i], v[i + w]);
     has_head |= right;
   }
-  const int last_head = h.heads ? 31 - __clz(h.heads) : -1;
-  const std::uint32_t last_kind =
-      last_head < 0 ? no_head : ((HasGaps && ((h.gaps >> last_head) & 1u)) ? gap_head : segment_head);
-  return {v[0], last_kind};
+  return {v[0], last_head_kind<HasGaps>(h)};
 }
 
 // Global stores of 4 or 8 bytes that happen only when `p` holds, as predicated

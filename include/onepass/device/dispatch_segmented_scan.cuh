@@ -193,20 +193,21 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
                 (plan::tuning.pipeline_by_key_min_blocks_per_sm > 0 || !is_key_heads<Heads>)) {
     constexpr int pipeline_threads = plan::tuning.pipeline_block_threads;
     constexpr int pipeline_items = plan::tuning.pipeline_items_per_thread;
+    // The offsets form's sources are the ones with gaps or a window.
+    constexpr bool offsets_form = Heads::has_gaps || Heads::has_window;
     // With pipeline_clears_workspace the kernel clears its descriptors itself, after a
-    // cooperative launch. Not for the offsets form (its sources are the ones with gaps or
-    // a window): the memset of its bitmaps has cleared the descriptors already, and its
-    // kernels stay as measured (their register budget is tight).
-    constexpr bool clears = plan::tuning.pipeline_clears_workspace && !Heads::has_gaps && !Heads::has_window;
+    // cooperative launch. Not for the offsets form: the memset of its bitmaps has cleared
+    // the descriptors already, and its kernels stay as measured (their register budget is
+    // tight).
+    constexpr bool clears = plan::tuning.pipeline_clears_workspace && !offsets_form;
     // Scan by key's keys wait in registers for a step: its own register cap.
     constexpr int pipeline_min_blocks = is_key_heads<Heads> ? plan::tuning.pipeline_by_key_min_blocks_per_sm
                                                             : plan::tuning.pipeline_min_blocks_per_sm;
     // Step A's thread scan in groups of four (tuning::thread_scan_order): in every form, or
-    // in the offsets forms (the sources with gaps or a window) only.
+    // in the offsets form only.
     constexpr auto order = plan::tuning.pipeline_thread_scan;
-    constexpr bool grouped_thread_scan =
-        order == tuning::thread_scan_order::grouped ||
-        (order == tuning::thread_scan_order::grouped_for_offsets && (Heads::has_gaps || Heads::has_window));
+    constexpr bool grouped_thread_scan = order == tuning::thread_scan_order::grouped ||
+                                         (order == tuning::thread_scan_order::grouped_for_offsets && offsets_form);
     constexpr auto kernel = segmented_scan_pipeline_kernel<T, Heads, Op, pipeline_threads, pipeline_items, Exclusive,
                                                            Delay, plan::tuning.pipeline_lookback_tiles_per_lane,
                                                            pipeline_min_blocks, clears, grouped_thread_scan>;
