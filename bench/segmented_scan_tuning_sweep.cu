@@ -6,7 +6,7 @@
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
 //   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|double|8byte|all=all]
-//                               [all|offsets|bykey_prefetch|bykey_pipeline|cap|gaps|split|marking|thread_scan=all]
+//                               [all|offsets|bykey_prefetch|bykey_pipeline|cap|gaps|split|marking|thread_scan|headless=all]
 //                               [distribution=all]
 // "offsets" runs the offsets form's rows only, on every distribution (all_32 and
 // with_empty too); "bykey_prefetch" scan by key's production shape at L2 prefetch
@@ -22,7 +22,10 @@
 // twice, on every distribution; "marking" the marking kernel alone, production's shape
 // against others, on CSR, begin/end and begin/end with gaps; "thread_scan" the pipelined
 // agent's step A scanning a thread's items in order against in groups of four, every form
-// but scan by key, alternated twice. A fourth argument (all_1, all_32, uniform_1_1000,
+// but scan by key, alternated twice; "headless" the offsets forms (CSR, begin/end,
+// begin/end with gaps) with the pipelined agent's headless-tile path never, where
+// production takes it (tuning::segmented_scan_tuning::pipeline_headless_min_segment_items)
+// and always, alternated twice. A fourth argument (all_1, all_32, uniform_1_1000,
 // power_law, one_segment, with_empty) runs that distribution alone (for a profiler).
 // int32 values at n, int64 and double values at n / 2 ("all": int32 and int64; "8byte": int64
 // and double), uint8 head flags, int32 keys for the by-key rows, inclusive sums (the double
@@ -123,6 +126,17 @@ struct production_thread_scan {
   }();
 };
 
+// The production row with the offsets forms' headless-tile path taken where heads lie
+// MinItems apart on average (0: never; 1: always).
+template <class T, long long MinItems>
+struct production_headless {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::default_segmented_scan_tuning<T>::value;
+    t.pipeline_headless_min_segment_items = MinItems;
+    return t;
+  }();
+};
+
 template <class T>
 struct sweep {
   long long n;
@@ -177,6 +191,7 @@ struct sweep {
   bool marking = false;         // the marking kernel alone: production's shape against others
   bool bykey_pipeline = false;  // scan by key through the pipelined agent against one tile per block
   bool thread_scan = false;     // step A's thread scan in order (production) against in groups
+  bool headless = false;        // the offsets forms' headless-tile path: never, production's, always
 
   // A distribution's boundaries on the device, as CSR offsets and as begin/end arrays.
   struct device_offsets {
@@ -390,7 +405,7 @@ struct sweep {
       }
       return;
     }
-    if (!bykey_prefetch && !cap && !bykey_pipeline && !thread_scan) offsets_form(offsets, want);
+    if (!bykey_prefetch && !cap && !bykey_pipeline && !thread_scan && !headless) offsets_form(offsets, want);
     if (offsets_only) return;
     bench::device_array<std::uint8_t> d_flags(n);
     d_flags.upload(flags);
@@ -428,7 +443,22 @@ struct sweep {
               time.stream());
         });
     };
-    if (thread_scan) {
+    if (headless) {
+      // The offsets forms' headless-tile path never, production's choice and always,
+      // alternated twice.
+      const device_offsets bounds(offsets);
+      using never = production_headless<T, 0>;
+      using production = tuning::default_segmented_scan_tuning<T>;
+      using always = production_headless<T, 1>;
+      for (int round = 0; round < 2; ++round) {
+        offsets_rows<never>(bounds, want, "CSR, never", "begin/end, never");
+        gaps_row<never>(offsets, "begin/end with gaps, never");
+        offsets_rows<production>(bounds, want, "CSR, production", "begin/end, production");
+        gaps_row<production>(offsets, "begin/end with gaps, production");
+        offsets_rows<always>(bounds, want, "CSR, always", "begin/end, always");
+        gaps_row<always>(offsets, "begin/end with gaps, always");
+      }
+    } else if (thread_scan) {
       // Step A's thread scan in order against in groups of four, in every form, on head
       // flags, CSR offsets, begin/end arrays and begin/end arrays with gaps, alternated
       // twice. (Production's double values: groups in the offsets forms only.)
@@ -557,9 +587,10 @@ int main(int argc, char** argv) try {
   const std::string types = argc > 2 ? argv[2] : "all";
   const std::string forms = argc > 3 ? argv[3] : "all";
   if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "bykey_pipeline" &&
-      forms != "cap" && forms != "gaps" && forms != "split" && forms != "marking" && forms != "thread_scan")
+      forms != "cap" && forms != "gaps" && forms != "split" && forms != "marking" && forms != "thread_scan" &&
+      forms != "headless")
     throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch, bykey_pipeline, cap, gaps, "
-                                "split, marking or thread_scan, not " +
+                                "split, marking, thread_scan or headless, not " +
                                 forms);
   if (types != "all" && types != "int32" && types != "int64" && types != "double" && types != "8byte")
     throw std::invalid_argument("the second argument is int32, int64, double, 8byte or all, not " + types);
@@ -590,6 +621,7 @@ int main(int argc, char** argv) try {
     s.split = forms == "split";
     s.marking = forms == "marking";
     s.thread_scan = forms == "thread_scan";
+    s.headless = forms == "headless";
     for (auto d : distributions) s.distribution(d);
     failures += s.failures;
   };

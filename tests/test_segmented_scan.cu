@@ -806,5 +806,59 @@ TEST(SegmentedScanPipelined, ThreadItemsScannedInGroups) {
   }
 }
 
+// The pipelined agent's headless-tile path (tuning::segmented_scan_tuning::
+// pipeline_headless_min_segment_items): tiles in which no item begins a segment or a gap
+// are reduced and scanned as plain values. Taken by the offsets forms wherever there is
+// at least one head per item (Headless) or never, every form through check_pipelined, on
+// long segments (one segment, power-law and uniform lengths: headless tiles inside
+// segments and, with gaps, inside gaps many tiles long) beside short ones, and CSR
+// offsets with a non-commutative operator (the headless tiles' value scan must keep the
+// order). Production takes it where heads lie 4 pipeline tiles apart or more.
+template <class T, bool Headless>
+struct pipelined_headless {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::default_segmented_scan_tuning<T>::value;  // double: grouped in the offsets forms
+    t.pipeline_min_tiles_per_block = 0;
+    t.pipeline_headless_min_segment_items = Headless ? 1 : 0;
+    return t;
+  }();
+};
+
+TEST(SegmentedScanPipelined, HeadlessTilesScannedAsValues) {
+  static_assert(tuning::default_segmented_scan_tuning<double>::value.pipeline_headless_min_segment_items == 8192 &&
+                    tuning::default_segmented_scan_tuning<int>::value.pipeline_headless_min_segment_items == 16384,
+                "production: heads 4 pipeline tiles apart");
+  ONEPASS_REQUIRE_GPU();
+  std::uint64_t seed = 6000;
+  for (long long n : {1ll, 33ll, 2047ll, 2049ll, 4097ll, 100003ll, 1000003ll}) {
+    if (n > max_test_items()) continue;
+    for (segment_distribution d : {segment_distribution::one_segment, segment_distribution::power_law,
+                                   segment_distribution::uniform_1_1000, segment_distribution::all_1}) {
+      check_pipelined<double, pipelined_headless<double, true>>(n, d, kind::inclusive, ++seed);
+      check_pipelined<double, pipelined_headless<double, true>>(n, d, kind::exclusive, ++seed);
+      check_pipelined<long long, pipelined_headless<long long, true>>(n, d, kind::inclusive, ++seed);
+      check_pipelined<int, pipelined_headless<int, true>>(n, d, kind::exclusive, ++seed);
+      check_pipelined<float, pipelined_headless<float, false>>(n, d, kind::inclusive, ++seed);
+      check_pipelined<long long, pipelined_headless<long long, false>>(n, d, kind::exclusive, ++seed);
+
+      using Tuning = pipelined_headless<affine, true>;
+      using plan = onepass::detail::segmented_scan_plan<affine, Tuning>;
+      const auto values = random_vector<affine>(n, ++seed);
+      const auto offsets = csr_offsets(segment_lengths(d, n, ++seed));
+      device_buffer<affine> in(values), out(n);
+      device_buffer<long long> d_offsets(offsets);
+      device_buffer<unsigned char> ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
+      const workspace w{ws.get(), static_cast<std::size_t>(ws.size())};
+      out.poison();
+      onepass::detail::segmented_scan_offsets_dispatch<false, Tuning>(
+          in.get(), n, out.get(), csr_segments(d_offsets.get(), static_cast<index_t>(offsets.size()) - 1),
+          affine{1, 0}, compose{}, w, nullptr);
+      ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+      expect_equal(reference_segmented_scan(values, head_flags_of(offsets, n), kind::inclusive, affine{1, 0}, compose{}),
+                   out.download(), label<affine>("pipelined headless CSR, compose", n, d, kind::inclusive));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace onepass::test

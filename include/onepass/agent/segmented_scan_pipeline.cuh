@@ -90,10 +90,14 @@ __device__ ONEPASS_FORCEINLINE void store_warp_items(const unsigned char* stage,
 // its descriptors and sets its tile counter itself, as the plain scan's pipelined agent
 // does (agent/scan_pipeline.cuh): no memset of them before it. GroupedThreadScan: A scans
 // a thread's items with scan_thread_segments_grouped (tuning::thread_scan_order; in order
-// where N is not a multiple of four).
+// where N is not a multiple of four). HeadlessTiles: a tile in which no item begins a
+// segment or a gap (one long segment's tiles) is reduced and scanned as plain values, in
+// code compiled for no heads, as the plain scan's pipeline does; the block learns it from
+// B's barrier. It costs the tiles that hold heads (the dispatcher takes it where heads are
+// known to be far apart: tuning::segmented_scan_tuning::pipeline_headless_min_segment_items).
 template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
           int LookbackTilesPerLane = 1, int MinBlocksPerSM = 0, bool ClearsWorkspace = false,
-          bool GroupedThreadScan = false>
+          bool GroupedThreadScan = false, bool HeadlessTiles = false>
 __global__ void __launch_bounds__(BlockThreads,
                                   (MinBlocksPerSM > 0
                                        ? MinBlocksPerSM
@@ -113,6 +117,7 @@ __global__ void __launch_bounds__(BlockThreads,
   using fetched_t = typename Heads::template fetched<N>;
   extern __shared__ __align__(16) unsigned char stage_memory[];
   __shared__ typename scan_t::storage reduce_storage;
+  __shared__ typename block_scan<T, BlockThreads>::storage headless_storage;  // B's scan of a headless tile
   __shared__ index_t claimed[S];
   __shared__ pair tile_prefix;
   __shared__ index_t window[2];  // a has_window source's covered items
@@ -148,26 +153,46 @@ __global__ void __launch_bounds__(BlockThreads,
     if constexpr (!Heads::has_gaps) h.gaps = 0;
     return h;
   };
-  using reduction = pipeline_reduction<pair>;  // B's result, kept for A a step later
+  // B's result, kept for A a step later; `headless`: no item of the tile begins a segment
+  // or a gap (with HeadlessTiles; else always false).
+  struct reduction : pipeline_reduction<pair> {
+    bool headless = false;
+  };
+  // B needs the thread's total only. 8-byte floating-point values take it as a tree (4
+  // dependent steps for 16 items, not 15): double on uniform lengths -1 to -6% time on an
+  // H200, float level, integers (whose chain the compiler may shorten itself) up to 2%
+  // slower (docs/perf/segmented_scan.md, "B's thread total as a tree, for double").
+  auto thread_total_of = [&](T (&items)[N], const thread_heads& h) {  // (integers: scans items in place)
+    if constexpr (std::is_floating_point_v<T> && sizeof(T) == 8)
+      return reduce_thread_segments<Heads::has_gaps>(items, h, op);
+    else
+      return scan_thread_segments<Heads::has_gaps>(items, h, op);
+  };
   // B: waits for the stage's values (all but the newest group are complete), reduces the
   // tile as pairs and publishes it: PREFIX when it holds a head (nothing before its last
   // head matters to its successors; tile 0 always does), AGGREGATE otherwise.
   auto publish_tile = [&](int s, index_t tile, const thread_heads& h, reduction& r) {
     cp_async_wait<1>();
-    __syncthreads();  // every thread's copies into stage s have landed
+    // Every thread's copies into stage s have landed; with HeadlessTiles the same barrier
+    // tells whether any thread holds a head.
+    if constexpr (HeadlessTiles)
+      r.headless = !__syncthreads_or(h.heads != 0);
+    else
+      __syncthreads();
     if (tile >= tiles) return;  // uniform
     T items[N];
     layout::read_blocked(stage_at(s), items);
-    // B needs the thread's total only. 8-byte floating-point values take it as a tree (4
-    // dependent steps for 16 items, not 15): double on uniform lengths -1 to -6% time on an
-    // H200, float level, integers (whose chain the compiler may shorten itself) up to 2%
-    // slower (docs/perf/segmented_scan.md, "B's thread total as a tree, for double").
-    const pair thread_total = [&] {
-      if constexpr (std::is_floating_point_v<T> && sizeof(T) == 8)
-        return reduce_thread_segments<Heads::has_gaps>(items, h, op);
-      else return scan_thread_segments<Heads::has_gaps>(items, h, op);
-    }();
-    r.has_thread_prefix = scan_t(reduce_storage).exclusive_prefix(thread_total, seg, r.thread_prefix, r.aggregate);
+    if (HeadlessTiles && r.headless) {  // uniform: the values' block scan, every kind no_head
+      const T thread_total = thread_total_of(items, thread_heads{0u, 0u}).value;
+      T thread_prefix, aggregate;
+      r.has_thread_prefix = block_scan<T, BlockThreads>(headless_storage)
+                                .exclusive_prefix(thread_total, op, thread_prefix, aggregate);
+      r.thread_prefix = {thread_prefix, no_head};
+      r.aggregate = {aggregate, no_head};
+    } else {
+      r.has_thread_prefix =
+          scan_t(reduce_storage).exclusive_prefix(thread_total_of(items, h), seg, r.thread_prefix, r.aggregate);
+    }
     if (tid == 0) {
       const auto status =
           r.aggregate.head != no_head ? lookback::tile_status::prefix : lookback::tile_status::aggregate;
@@ -224,12 +249,16 @@ __global__ void __launch_bounds__(BlockThreads,
     T items[N];
     layout::read_blocked(stage_at(a), items);
     const thread_heads& h = heads_a;
-    if constexpr (GroupedThreadScan && N % 4 == 0)
+    const bool headless = HeadlessTiles && reduced_a.headless;  // uniform
+    if (headless)
+      scan_thread_segments<Heads::has_gaps>(items, thread_heads{0u, 0u}, op);  // in order, as the plain scan
+    else if constexpr (GroupedThreadScan && N % 4 == 0)
       scan_thread_segments_grouped<Heads::has_gaps>(items, h, op);
     else
       scan_thread_segments<Heads::has_gaps>(items, h, op);
     const pair& aggregate = reduced_a.aggregate;
-    if (warp == 0 && !(shfl_idx(h.heads, 0) & 1u)) {  // the tile's first item needs what precedes it
+    // Warp 0 looks back when the tile's first item needs what precedes it.
+    if (warp == 0 && (headless || !(shfl_idx(h.heads, 0) & 1u))) {
       const pair prefix = descriptor::template look_back<LookbackTilesPerLane>(state, tile, op, backoff_ns);
       if (lane_id() == 0) {
         if (aggregate.head == no_head) {  // else its PREFIX went out at B
@@ -240,8 +269,12 @@ __global__ void __launch_bounds__(BlockThreads,
       }
     }
     __syncthreads();  // the tile's prefix is known
-    unsigned uncovered = finish_thread_segments<Exclusive, Heads::has_gaps>(
-        items, h, reduced_a.has_thread_prefix, reduced_a.thread_prefix, tile_prefix, init, op);
+    unsigned uncovered =
+        headless ? finish_thread_segments<Exclusive, Heads::has_gaps>(
+                       items, thread_heads{0u, 0u}, reduced_a.has_thread_prefix,
+                       pair{reduced_a.thread_prefix.value, no_head}, tile_prefix, init, op)
+                 : finish_thread_segments<Exclusive, Heads::has_gaps>(
+                       items, h, reduced_a.has_thread_prefix, reduced_a.thread_prefix, tile_prefix, init, op);
     if constexpr (Heads::has_window)
       uncovered = outside_window<N>(tile * layout::tile_items + static_cast<index_t>(tid) * N, window[0], window[1]);
     layout::write_blocked(stage_at(a), items);

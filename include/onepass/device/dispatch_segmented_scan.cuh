@@ -166,9 +166,11 @@ void check_segment_offsets_memory(const segment_offsets<Offset>& segments) {
 
 // The launch alone, for callers that have checked the arguments (requires n > 0, the
 // workspace cleared as the plan says when the source is the offsets form's bitmaps).
+// known_segments: the offsets form's segment count (0 where the host does not know it).
 template <bool Exclusive, class Tuning = void, class T, class Heads, class Op, class Delay = no_delay>
 void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T init, Op op, const workspace& ws,
-                           cudaStream_t stream, bool workspace_cleared = false, Delay delay = {}) {
+                           cudaStream_t stream, bool workspace_cleared = false, Delay delay = {},
+                           index_t known_segments = 0) {
   using plan = segmented_scan_plan_for<T, Tuning>;
   constexpr int threads = plan::tuning.block_threads;
   constexpr int items = plan::tuning.items_per_thread;
@@ -208,30 +210,48 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     constexpr auto order = plan::tuning.pipeline_thread_scan;
     constexpr bool grouped_thread_scan = order == tuning::thread_scan_order::grouped ||
                                          (order == tuning::thread_scan_order::grouped_for_offsets && offsets_form);
-    constexpr auto kernel = segmented_scan_pipeline_kernel<T, Heads, Op, pipeline_threads, pipeline_items, Exclusive,
-                                                           Delay, plan::tuning.pipeline_lookback_tiles_per_lane,
-                                                           pipeline_min_blocks, clears, grouped_thread_scan>;
     constexpr int shared_bytes = scan_pipeline_layout<T, pipeline_threads, pipeline_items>::shared_bytes;
-    // With few tiles per resident block the pipeline never fills (a block claims three
-    // tiles up front): one tile per block then (as the plain scan).
-    const index_t resident = aligned ? resident_blocks<kernel>(pipeline_threads, shared_bytes) : 0;
-    const index_t tiles = plan::num_pipeline_tiles(n);
-    if (aligned && tiles >= plan::tuning.pipeline_min_tiles_per_block * resident) {
+    // Launches the kernel with or without its headless-tile path; false where it does not
+    // run (one tile per block below).
+    const auto launch_pipelined = [&](auto headless_tiles) {
+      constexpr auto kernel =
+          segmented_scan_pipeline_kernel<T, Heads, Op, pipeline_threads, pipeline_items, Exclusive, Delay,
+                                         plan::tuning.pipeline_lookback_tiles_per_lane, pipeline_min_blocks, clears,
+                                         grouped_thread_scan, decltype(headless_tiles)::value>;
+      // With few tiles per resident block the pipeline never fills (a block claims three
+      // tiles up front): one tile per block then (as the plain scan).
+      const index_t resident = aligned ? resident_blocks<kernel>(pipeline_threads, shared_bytes) : 0;
+      const index_t tiles = plan::num_pipeline_tiles(n);
+      if (!aligned || tiles < plan::tuning.pipeline_min_tiles_per_block * resident) return false;
       const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
       if constexpr (clears) {
         // The grid fits on the device at once; the kernel clears its own descriptors.
         // Refused (fewer SMs than the device reports): one tile per block below.
-        if (try_launch_cooperative(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads,
-                                   init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
-                                   prefetch_tiles_of(plan::pipeline_tile_items)))
-          return;
+        return try_launch_cooperative(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads,
+                                      init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
+                                      prefetch_tiles_of(plan::pipeline_tile_items));
       } else {
         clear_workspace();
         launch(kernel, persistent, pipeline_threads, shared_bytes, stream, in, out, n, heads, init, op, state,
                counter, plan::tuning.lookback_backoff_ns, delay, prefetch_tiles_of(plan::pipeline_tile_items));
-        return;
+        return true;
       }
+    };
+    // The headless-tile path (tuning's pipeline_headless_min_segment_items) where the host
+    // knows the heads are far apart: the offsets forms, whose segment count is an argument
+    // (begin/end arrays: up to two heads a segment, its begin and a gap after it).
+    constexpr long long headless_min = plan::tuning.pipeline_headless_min_segment_items;
+    bool launched = false;
+    if constexpr (offsets_form && headless_min > 0) {
+      const index_t heads_at_most = (Heads::has_gaps ? 2 : 1) * known_segments;
+      if (heads_at_most > 0 && n / heads_at_most >= headless_min)
+        launched = launch_pipelined(std::true_type{});
+      else
+        launched = launch_pipelined(std::false_type{});
+    } else {
+      launched = launch_pipelined(std::false_type{});
     }
+    if (launched) return;
   }
   clear_workspace();
   const index_t prefetch_tiles = prefetch_tiles_of(plan::tile_items);
@@ -417,11 +437,10 @@ void scan_marked_offsets(const T* in, index_t n, T* out, const segment_offsets<O
   if (is_csr(segments))
     segmented_scan_launch<Exclusive, Tuning>(
         in, n, out, csr_bitmap_heads<Offset>{w.begins(), segments.begin, segments.begin + segments.count, w.error()},
-        init, op, ws,
-        stream, true, delay);
+        init, op, ws, stream, true, delay, segments.count);
   else
     segmented_scan_launch<Exclusive, Tuning>(in, n, out, bitmap_heads{w.begins(), w.ends(), w.error()}, init, op,
-                                             ws, stream, true, delay);
+                                             ws, stream, true, delay, segments.count);
 }
 
 // The offsets form's launch: clear the workspace, mark (and check) the segments, scan.

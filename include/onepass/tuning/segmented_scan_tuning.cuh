@@ -112,6 +112,14 @@ struct segmented_scan_tuning {
   int pipeline_by_key_min_blocks_per_sm = 0;
   // How the pipelined agent's step A scans a thread's items (thread_scan_order).
   thread_scan_order pipeline_thread_scan = thread_scan_order::in_order;
+  // The offsets forms run the pipelined kernel with its headless-tile path (a tile in which
+  // no item begins a segment or a gap is reduced and scanned as plain values, in code
+  // compiled for no heads) when their heads lie at least this many items apart on average:
+  // n over the segment count, or over twice the count for begin/end arrays (a gap may
+  // follow each segment). 0 = never. Head flags and scan by key never do: the host does
+  // not know their segment count, and the path costs tiles that hold heads 2-10% on an H200
+  // (docs/perf/segmented_scan.md, "Headless tiles").
+  long long pipeline_headless_min_segment_items = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr int pipeline_tile_items() const { return pipeline_block_threads * pipeline_items_per_thread; }
 };
@@ -122,8 +130,9 @@ inline constexpr long long segmented_scan_l2_prefetch_min_input_bytes = 128ll <<
 // A row of 4- and 8-byte values: one tile per block at threads x 32 (min_blocks: its
 // __launch_bounds__ minimum), and from 4 tiles per resident block the pipelined agent at
 // pipeline_threads x 16, 4 blocks per SM (scan by key at pipeline_by_key_min_blocks),
-// clearing its own descriptors; both agents ask L2 for their values 2 MiB ahead on large
-// inputs.
+// clearing its own descriptors, in the offsets forms with the headless-tile path where
+// heads lie 4 pipeline tiles apart or more; both agents ask L2 for their values 2 MiB
+// ahead on large inputs.
 constexpr segmented_scan_tuning segmented_scan_row(int threads, int min_blocks, int pipeline_threads,
                                                    int pipeline_by_key_min_blocks) {
   segmented_scan_tuning t{threads,
@@ -138,6 +147,7 @@ constexpr segmented_scan_tuning segmented_scan_row(int threads, int min_blocks, 
   t.pipeline_min_blocks_per_sm = 4;
   t.pipeline_clears_workspace = true;
   t.pipeline_by_key_min_blocks_per_sm = pipeline_by_key_min_blocks;
+  t.pipeline_headless_min_segment_items = 4ll * t.pipeline_tile_items();
   return t;
 }
 
