@@ -287,6 +287,30 @@ TEST(SegmentedScanValidation, ScanByKeyPipelineChoice) {
   EXPECT_FALSE(tuning::segmented_scan_tuning_for_size(16).pipelined);
 }
 
+// When the offsets forms take the pipelined kernel's headless-tile path: heads (one a CSR
+// segment, two a begin/end segment) at least the tuning's distance apart on average;
+// production's distance is 4 pipeline tiles.
+TEST(SegmentedScanValidation, HeadlessTilesChoice) {
+  using onepass::detail::headless_tiles_pay;
+  constexpr long long eight = tuning::default_segmented_scan_tuning<double>::value.pipeline_headless_min_segment_items;
+  constexpr long long four = tuning::default_segmented_scan_tuning<int>::value.pipeline_headless_min_segment_items;
+  EXPECT_EQ(eight, 4 * 128 * 16);
+  EXPECT_EQ(four, 4 * 256 * 16);
+  const index_t n = index_t{1} << 27;
+  EXPECT_TRUE(headless_tiles_pay(n, 1, false, eight));  // one segment
+  EXPECT_TRUE(headless_tiles_pay(n, 1, true, eight));
+  EXPECT_TRUE(headless_tiles_pay(n, n / eight, false, eight));
+  EXPECT_FALSE(headless_tiles_pay(n, n / eight + 1, false, eight));
+  EXPECT_TRUE(headless_tiles_pay(n, n / (2 * eight), true, eight));  // begin/end: a gap may follow each
+  EXPECT_FALSE(headless_tiles_pay(n, n / (2 * eight) + 1, true, eight));
+  EXPECT_FALSE(headless_tiles_pay(n, n / 500, false, eight));  // uniform 1-1000 lengths
+  EXPECT_FALSE(headless_tiles_pay(n, n / 32, false, four));    // with_empty: lengths 0-64
+  EXPECT_FALSE(headless_tiles_pay(n, 0, false, eight));        // head flags, scan by key: no count
+  EXPECT_FALSE(headless_tiles_pay(n, 1, false, 0));            // the tuning says never
+  EXPECT_TRUE(headless_tiles_pay(5, 5, false, 1));              // one item a segment, distance 1
+  EXPECT_FALSE(headless_tiles_pay(5, 6, false, 1));            // more segments than items (empty ones)
+}
+
 // The generators keep their promises: lengths sum to n, flags mark non-empty segments,
 // keys differ across neighbouring segments, gaps stay in order.
 // warp_head_flags moves the items before each 1024-item chunk's first head a second time

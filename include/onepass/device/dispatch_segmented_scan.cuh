@@ -164,6 +164,15 @@ void check_segment_offsets_memory(const segment_offsets<Offset>& segments) {
   check_device_accessible(segments.end, segments.count, "segments.end");
 }
 
+// Whether the offsets forms' scan takes the pipelined kernel's headless-tile path: their
+// heads (one a segment, two with gaps: its begin and a gap after it) lie at least
+// min_items apart on average (tuning::segmented_scan_tuning::pipeline_headless_min_segment_items;
+// 0 = never). Head flags and scan by key pass no count (0) and never take it.
+constexpr bool headless_tiles_pay(index_t n, index_t known_segments, bool has_gaps, long long min_items) {
+  const index_t heads_at_most = (has_gaps ? 2 : 1) * known_segments;
+  return min_items > 0 && heads_at_most > 0 && n / heads_at_most >= min_items;
+}
+
 // The launch alone, for callers that have checked the arguments (requires n > 0, the
 // workspace cleared as the plan says when the source is the offsets form's bitmaps).
 // known_segments: the offsets form's segment count (0 where the host does not know it).
@@ -237,14 +246,12 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
         return true;
       }
     };
-    // The headless-tile path (tuning's pipeline_headless_min_segment_items) where the host
-    // knows the heads are far apart: the offsets forms, whose segment count is an argument
-    // (begin/end arrays: up to two heads a segment, its begin and a gap after it).
+    // The headless-tile path where the host knows the heads are far apart: the offsets
+    // forms, whose segment count is an argument (headless_tiles_pay).
     constexpr long long headless_min = plan::tuning.pipeline_headless_min_segment_items;
     bool launched = false;
     if constexpr (offsets_form && headless_min > 0) {
-      const index_t heads_at_most = (Heads::has_gaps ? 2 : 1) * known_segments;
-      if (heads_at_most > 0 && n / heads_at_most >= headless_min)
+      if (headless_tiles_pay(n, known_segments, Heads::has_gaps, headless_min))
         launched = launch_pipelined(std::true_type{});
       else
         launched = launch_pipelined(std::false_type{});
