@@ -808,8 +808,8 @@ TEST(SegmentedScanPipelined, ThreadItemsScannedInGroups) {
 
 // The pipelined agent's headless-tile path (tuning::segmented_scan_tuning::
 // pipeline_headless_min_segment_items): tiles in which no item begins a segment or a gap
-// are reduced and scanned as plain values. Taken by the offsets forms wherever there is
-// at least one head per item (Headless) or never, every form through check_pipelined, on
+// are reduced and scanned as plain values. Taken by the offsets forms wherever it can be
+// (a distance of 1 item: Headless) or never, every form through check_pipelined, on
 // long segments (one segment, power-law and uniform lengths: headless tiles inside
 // segments and, with gaps, inside gaps many tiles long) beside short ones, and CSR
 // offsets with a non-commutative operator (the headless tiles' value scan must keep the
