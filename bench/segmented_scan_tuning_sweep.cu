@@ -405,7 +405,24 @@ struct sweep {
       }
       return;
     }
-    if (!bykey_prefetch && !cap && !bykey_pipeline && !thread_scan && !headless) offsets_form(offsets, want);
+    if (headless) {
+      // The offsets forms' headless-tile path never, production's choice and always,
+      // alternated twice (offsets only, as the gaps mode).
+      const device_offsets bounds(offsets);
+      using never = production_headless<T, 0>;
+      using production = tuning::default_segmented_scan_tuning<T>;
+      using always = production_headless<T, 1>;
+      for (int round = 0; round < 2; ++round) {
+        offsets_rows<never>(bounds, want, "CSR, never", "begin/end, never");
+        gaps_row<never>(offsets, "begin/end with gaps, never");
+        offsets_rows<production>(bounds, want, "CSR, production", "begin/end, production");
+        gaps_row<production>(offsets, "begin/end with gaps, production");
+        offsets_rows<always>(bounds, want, "CSR, always", "begin/end, always");
+        gaps_row<always>(offsets, "begin/end with gaps, always");
+      }
+      return;
+    }
+    if (!bykey_prefetch && !cap && !bykey_pipeline && !thread_scan) offsets_form(offsets, want);
     if (offsets_only) return;
     bench::device_array<std::uint8_t> d_flags(n);
     d_flags.upload(flags);
@@ -443,22 +460,7 @@ struct sweep {
               time.stream());
         });
     };
-    if (headless) {
-      // The offsets forms' headless-tile path never, production's choice and always,
-      // alternated twice.
-      const device_offsets bounds(offsets);
-      using never = production_headless<T, 0>;
-      using production = tuning::default_segmented_scan_tuning<T>;
-      using always = production_headless<T, 1>;
-      for (int round = 0; round < 2; ++round) {
-        offsets_rows<never>(bounds, want, "CSR, never", "begin/end, never");
-        gaps_row<never>(offsets, "begin/end with gaps, never");
-        offsets_rows<production>(bounds, want, "CSR, production", "begin/end, production");
-        gaps_row<production>(offsets, "begin/end with gaps, production");
-        offsets_rows<always>(bounds, want, "CSR, always", "begin/end, always");
-        gaps_row<always>(offsets, "begin/end with gaps, always");
-      }
-    } else if (thread_scan) {
+    if (thread_scan) {
       // Step A's thread scan in order against in groups of four, in every form, on head
       // flags, CSR offsets, begin/end arrays and begin/end arrays with gaps, alternated
       // twice. (Production's double values: groups in the offsets forms only.)

@@ -269,6 +269,8 @@ __global__ void __launch_bounds__(BlockThreads,
       }
     }
     __syncthreads();  // the tile's prefix is known
+    // A headless tile's thread prefix is rebuilt with a literal no_head (B stored the same)
+    // so that the compiler folds the kind tests away, as for the zero masks.
     unsigned uncovered =
         headless ? finish_thread_segments<Exclusive, Heads::has_gaps>(
                        items, thread_heads{0u, 0u}, reduced_a.has_thread_prefix,

@@ -249,15 +249,13 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     // The headless-tile path where the host knows the heads are far apart: the offsets
     // forms, whose segment count is an argument (headless_tiles_pay).
     constexpr long long headless_min = plan::tuning.pipeline_headless_min_segment_items;
-    bool launched = false;
-    if constexpr (offsets_form && headless_min > 0) {
-      if (headless_tiles_pay(n, known_segments, Heads::has_gaps, headless_min))
-        launched = launch_pipelined(std::true_type{});
-      else
-        launched = launch_pipelined(std::false_type{});
-    } else {
+    bool launched;
+    if constexpr (offsets_form && headless_min > 0)  // (else the headless kernel is not instantiated)
+      launched = headless_tiles_pay(n, known_segments, Heads::has_gaps, headless_min)
+                     ? launch_pipelined(std::true_type{})
+                     : launch_pipelined(std::false_type{});
+    else
       launched = launch_pipelined(std::false_type{});
-    }
     if (launched) return;
   }
   clear_workspace();
