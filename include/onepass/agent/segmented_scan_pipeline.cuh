@@ -93,8 +93,11 @@ __device__ ONEPASS_FORCEINLINE void store_warp_items(const unsigned char* stage,
 // where N is not a multiple of four). HeadlessTiles: a tile in which no item begins a
 // segment or a gap (one long segment's tiles) is reduced and scanned as plain values, in
 // code compiled for no heads, as the plain scan's pipeline does; the block learns it from
-// B's barrier. It costs the tiles that hold heads (the dispatcher takes it where heads are
-// known to be far apart: tuning::segmented_scan_tuning::pipeline_headless_min_segment_items).
+// B's barrier. The branches test a warp vote of that flag, not the flag: ptxas keeps a
+// vote in a uniform predicate, but takes a barrier's result for divergent and fences
+// every shuffle in the arms (BRA.DIV, WARPSYNC). It still costs the tiles that hold heads
+// 0.4-3.5% (the dispatcher takes it where heads are known to be far apart:
+// tuning::segmented_scan_tuning::pipeline_headless_min_segment_items).
 template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
           int LookbackTilesPerLane = 1, int MinBlocksPerSM = 0, bool ClearsWorkspace = false,
           bool GroupedThreadScan = false, bool HeadlessTiles = false>
@@ -182,7 +185,7 @@ __global__ void __launch_bounds__(BlockThreads,
     if (tile >= tiles) return;  // uniform
     T items[N];
     layout::read_blocked(stage_at(s), items);
-    if (HeadlessTiles && r.headless) {  // uniform: the values' block scan, every kind no_head
+    if (HeadlessTiles && __all_sync(full_warp_mask, r.headless)) {  // uniform: the values' block scan, every kind no_head
       const T thread_total = thread_total_of(items, thread_heads{0u, 0u}).value;
       T thread_prefix, aggregate;
       r.has_thread_prefix = block_scan<T, BlockThreads>(headless_storage)
@@ -249,7 +252,7 @@ __global__ void __launch_bounds__(BlockThreads,
     T items[N];
     layout::read_blocked(stage_at(a), items);
     const thread_heads& h = heads_a;
-    const bool headless = HeadlessTiles && reduced_a.headless;  // uniform
+    const bool headless = HeadlessTiles && __all_sync(full_warp_mask, reduced_a.headless);  // uniform
     if (headless)
       scan_thread_segments<Heads::has_gaps>(items, thread_heads{0u, 0u}, op);  // in order, as the plain scan
     else if constexpr (GroupedThreadScan && N % 4 == 0)
