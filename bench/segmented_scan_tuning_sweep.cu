@@ -281,7 +281,7 @@ struct sweep {
       if (!csr)
         measure("begin/end, scan alone, gap-free code", want, offsets_bytes, [&] {
           onepass::detail::segmented_scan_launch<false, Row>(
-              in.get(), n, out.get(), bitmap_heads_no_gaps{{parts.begins(), parts.ends(), parts.error()}}, T{},
+              in.get(), n, out.get(), bitmap_heads_no_gaps{{parts.begins(), parts.ends(), parts.error(), parts.gaps_found()}}, T{},
               plus{}, w, time.stream());
         });
     }
@@ -312,7 +312,7 @@ struct sweep {
                           {"begin/end", d.separate, separate_bytes},
                           {"begin/end, gaps", {gap_begins.get(), gap_ends.get(), d.csr.count}, separate_bytes}};
     using launcher = void (*)(const segment_offsets<long long>&, index_t, std::uint32_t*, std::uint32_t*,
-                              unsigned long long*, cudaStream_t);
+                              unsigned long long*, unsigned*, cudaStream_t);
     struct candidate {
       const char* name;
       launcher launch;
@@ -329,10 +329,13 @@ struct sweep {
     for (const form& f : forms) {
       const bool csr = onepass::detail::is_csr(f.segments);
       const std::size_t cleared = csr ? plan::workspace_bytes(n) + bitmap_bytes : plan::offsets_workspace_bytes(n);
-      const std::size_t compared = (csr ? 1 : 2) * bitmap_bytes;
+      // Both bitmaps and, for begin/end arrays, the word after them that says whether any
+      // ends bit is set.
+      const std::size_t compared = csr ? bitmap_bytes : 2 * bitmap_bytes + sizeof(unsigned);
       auto run = [&](const candidate& c) {
         ONEPASS_CUDA_TRY(cudaMemsetAsync(ws.get(), 0, cleared, time.stream()));
-        c.launch(f.segments, n, parts.begins(), csr ? nullptr : parts.ends(), parts.error(), time.stream());
+        c.launch(f.segments, n, parts.begins(), csr ? nullptr : parts.ends(), parts.error(),
+                 csr ? nullptr : parts.gaps_found(), time.stream());
       };
       auto result = [&] {
         ONEPASS_CUDA_TRY(cudaDeviceSynchronize());

@@ -252,6 +252,87 @@ TEST(SegmentedScan, OffsetsMarkingAcrossChunksAndSpans) {
   }
 }
 
+// The marking sets an `ends` bit only where a gap begins (bitmap_heads): never under a
+// covered item, always on the first uncovered item after a covered one, none at all where
+// the segments leave no gap (and then the word after the bitmap stays zero, so the
+// pipelined scan reads the begins bitmap in its place). Empty segments at a gap's start,
+// inside a gap, between touching segments and at n; the scan's result on each.
+TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
+  ONEPASS_REQUIRE_GPU();
+  using plan = onepass::detail::segmented_scan_plan<int>;
+  struct layout {
+    const char* name;
+    std::vector<long long> begin, end;
+    long long n;
+  };
+  std::vector<layout> layouts = {
+      {"touching, empties between", {0, 5, 5, 5, 9}, {5, 5, 5, 9, 40}, 40},
+      {"empty at a gap's start", {0, 5, 8}, {5, 5, 10}, 12},
+      {"empty inside a gap", {0, 7, 9}, {5, 7, 12}, 12},
+      {"leading empty, leading gap", {0, 3}, {0, 40}, 40},
+      {"trailing empties at n", {0, 30, 40, 40}, {30, 40, 40, 40}, 40},
+      {"trailing gap", {0, 20}, {20, 33}, 40},
+  };
+  // Random ones: segments of 1-2000 items with empty ones mixed in, touching and trimmed.
+  for (std::uint64_t seed : {1ull, 2ull}) {
+    const long long n = std::min<long long>(300007, max_test_items());
+    std::mt19937_64 rng(seed);
+    std::vector<long long> offsets{0};
+    while (offsets.back() < n) {
+      const long long len = rng() % 5 == 0 ? 0 : 1 + static_cast<long long>(rng() % 2000);
+      offsets.push_back(std::min(n, offsets.back() + len));
+    }
+    layouts.push_back({seed == 1 ? "random, touching" : "random, touching (2)",
+                       std::vector<long long>(offsets.begin(), offsets.end() - 1),
+                       std::vector<long long>(offsets.begin() + 1, offsets.end()), n});
+    const auto trimmed = with_gaps(offsets, seed + 10);
+    layouts.push_back({seed == 1 ? "random, trimmed" : "random, trimmed (2)", trimmed.begin, trimmed.end, n});
+  }
+  for (const layout& l : layouts) {
+    const long long n = l.n;
+    const index_t count = static_cast<index_t>(l.begin.size());
+    std::vector<char> covered(static_cast<std::size_t>(n), 0);
+    for (index_t s = 0; s < count; ++s)
+      for (long long i = l.begin[s]; i < l.end[s]; ++i) covered[i] = 1;
+    const bool has_gap = std::find(covered.begin(), covered.end(), 0) != covered.end();
+    device_buffer<long long> b(l.begin), e(l.end);
+    const segment_offsets<long long> segs{b.get(), e.get(), count};
+    device_buffer<unsigned char> ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
+    const workspace w{ws.get(), static_cast<std::size_t>(ws.size())};
+    onepass::detail::mark_offsets<int, void>(segs, n, w, nullptr);
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    const onepass::detail::offsets_workspace<int, void> parts{ws.get(), n};
+    const long long words = (n + 31) / 32;
+    std::vector<std::uint32_t> ends(static_cast<std::size_t>(words));
+    unsigned gaps_found = 0;
+    ONEPASS_CHECK_CUDA(cudaMemcpy(ends.data(), parts.ends(), ends.size() * 4, cudaMemcpyDeviceToHost));
+    ONEPASS_CHECK_CUDA(cudaMemcpy(&gaps_found, parts.gaps_found(), 4, cudaMemcpyDeviceToHost));
+    bool any_end = false;
+    for (long long i = 0; i < n; ++i) {
+      const bool bit = (ends[i / 32] >> (i % 32)) & 1u;
+      any_end |= bit;
+      if (bit) EXPECT_FALSE(covered[i]) << l.name << ": an ends bit on covered item " << i;
+      if (i > 0 && covered[i - 1] && !covered[i]) EXPECT_TRUE(bit) << l.name << ": no ends bit on gap item " << i;
+    }
+    EXPECT_EQ(gaps_found != 0, any_end) << l.name;
+    if (!has_gap) EXPECT_FALSE(any_end) << l.name << ": ends bits without a gap";
+
+    const auto values = random_vector<int>(n, 77);
+    device_buffer<int> in(values), out(n);
+    for (int exclusive = 0; exclusive < 2; ++exclusive) {
+      const kind k = exclusive ? kind::exclusive : kind::inclusive;
+      out.poison();
+      if (exclusive)
+        segmented_exclusive_scan(in.get(), n, segs, out.get(), 3, plus{}, w, nullptr);
+      else
+        segmented_inclusive_scan(in.get(), n, segs, out.get(), plus{}, w, nullptr);
+      ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+      expect_equal(reference_over_poison(values, l.begin, l.end, k, exclusive ? 3 : 0), out.download(),
+                   std::string(l.name) + (exclusive ? ", exclusive" : ", inclusive"));
+    }
+  }
+}
+
 // The marking loads a lane's 8 offsets as 16-byte vectors only where the array is 16-byte
 // aligned and the lane's run lies before the count; otherwise offset by offset. 8- and
 // 4-byte offsets, arrays at a 16-byte boundary and one element past it, counts that end a

@@ -576,8 +576,10 @@ __device__ ONEPASS_FORCEINLINE unsigned bitmap_bits(std::uint32_t word, index_t 
 }
 
 // The offsets form's heads, from two bitmaps of one bit per item (32 items per word):
-// `begins` marks the first item of every non-empty segment, `ends` the item just past
-// every segment. An item with an `ends` bit and no `begins` bit starts a gap.
+// `begins` marks the first item of every non-empty segment, `ends` the item just past a
+// segment (empty ones too) where the next segment does not begin: a gap's first item, which
+// no segment covers. An item with an `ends` bit starts a gap (the scan still takes the kind
+// as e & ~b). Segments that leave no gap mark no `ends` bit.
 struct bitmap_heads {
   static constexpr bool has_gaps = true;
   static constexpr bool has_window = false;
@@ -586,7 +588,17 @@ struct bitmap_heads {
   // Zero unless the offsets were found bad (segment_offsets_error); then nothing is
   // written.
   const unsigned long long* error;
+  // Nonzero where the marking set some `ends` bit (mark_segments_kernel).
+  const unsigned* gaps_found;
   __device__ ONEPASS_FORCEINLINE bool ok() const { return *error == 0; }
+  // Called on the pipelined agent's copy for its block (block_view_of): where no segment
+  // leaves a gap, the `ends` bitmap is all zero, and reading the `begins` word in its place
+  // gives the same heads (b | b) and no gap (b & ~b) with no branch: the second load of the
+  // same word costs no DRAM traffic, where the zeros cost n / 8 bytes.
+  static constexpr bool has_block_view = true;
+  __device__ ONEPASS_FORCEINLINE void prepare_block() {
+    if (*gaps_found == 0) ends = begins;
+  }
 
   template <int N, int V, int ScratchBytes>
   __device__ ONEPASS_FORCEINLINE thread_heads load(unsigned char* /*scratch*/, index_t tile_begin,
@@ -768,8 +780,12 @@ __device__ ONEPASS_FORCEINLINE void write_window_word(std::uint32_t& window_word
 }
 
 // Checks every segment against n and its successor, and marks the first item of each
-// non-empty segment in `begins` and (unless Csr) the item after it, when inside the
-// array, in `ends`. With null bitmaps it only checks. Segments must be in order and must
+// non-empty segment in `begins` and (unless Csr) in `ends` the item after each segment,
+// when inside the array and where the next segment does not begin: the gaps' first items
+// (bitmap_heads). Begin/end arrays without gaps mark no `ends` bit, so their marking writes
+// what CSR offsets' does (until 2026-11-29 every non-empty segment's end was marked, a
+// second atomicOr or window word a segment), and `gaps_found` (unless null) is set where
+// any `ends` bit is. With null bitmaps it only checks. Segments must be in order and must
 // not overlap: begin[s] <= end[s] <= begin[s + 1]. Csr: end == begin + 1 (one array of
 // boundaries), read once; the scan then needs no `ends` (csr_bitmap_heads).
 //
@@ -793,7 +809,7 @@ __device__ ONEPASS_FORCEINLINE void write_window_word(std::uint32_t& window_word
 template <int BlockThreads, int SegmentsPerLane, int WindowWords, int MinBlocksPerSm, bool Csr, class Offset>
 __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_kernel(
     const Offset* begin, const Offset* end, index_t num_segments, index_t n, std::uint32_t* begins,
-    std::uint32_t* ends, unsigned long long* error) {
+    std::uint32_t* ends, unsigned long long* error, unsigned* gaps_found) {
   constexpr int U = SegmentsPerLane;
   constexpr int run = 32 * U;
   constexpr int warps = BlockThreads / 32;
@@ -811,6 +827,7 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
   const bool aligned = reinterpret_cast<std::uintptr_t>(begin) % 16 == 0 &&
                        (Csr || reinterpret_cast<std::uintptr_t>(end) % 16 == 0);
   const index_t stride = static_cast<index_t>(gridDim.x) * warps * run;
+  bool marked_end = false;  // some gap begins in this lane's segments
   for (index_t s0 = (static_cast<index_t>(blockIdx.x) * warps + warp) * run; s0 < num_segments; s0 += stride) {
     const index_t first = s0 + static_cast<index_t>(lane) * U;
     long long b[U], e[U];
@@ -870,9 +887,10 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
 #pragma unroll
 #endif
       for (int u = 0; u < U; ++u) {
-        if (b[u] < e[u]) {
-          head_marks.mark(b[u]);
-          if (!Csr && e[u] < n) end_marks.mark(e[u]);
+        if (b[u] < e[u]) head_marks.mark(b[u]);
+        if (!Csr && e[u] < n && e[u] != (u + 1 < U ? b[u + 1] : next)) {
+          end_marks.mark(e[u]);
+          marked_end = true;
         }
       }
       head_marks.flush();
@@ -889,9 +907,10 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
 #endif
       for (int u = 0; u < U; ++u) {
         const unsigned rb = static_cast<unsigned>(b[u]) - base, re = static_cast<unsigned>(e[u]) - base;
-        if (rb < re) {
-          head_marks.mark(rb);
-          if (!Csr && re <= last) end_marks.mark(re);
+        if (rb < re) head_marks.mark(rb);
+        if (!Csr && re <= last && e[u] != (u + 1 < U ? b[u + 1] : next)) {
+          end_marks.mark(re);
+          marked_end = true;
         }
       }
       head_marks.flush();
@@ -906,6 +925,9 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
     }
     __syncwarp();
   }
+  // One word says whether any `ends` bit is set: without, the scan reads no `ends` word.
+  if constexpr (!Csr)
+    if (gaps_found != nullptr && __any_sync(~0u, marked_end) && lane == 0) atomicOr(gaps_found, 1u);
 }
 
 // --- the kernel -------------------------------------------------------------------------
@@ -935,6 +957,19 @@ template <class Heads, class = void>
 struct heads_prefetch_l2 : std::false_type {};
 template <class Heads>
 struct heads_prefetch_l2<Heads, std::void_t<decltype(&Heads::prefetch_l2)>> : std::true_type {};
+
+// A source's view for one block of the pipelined agent, read once at its start (a source
+// with `has_block_view`: bitmap_heads), else the source itself.
+template <class Heads, class = void>
+struct heads_block_view : std::false_type {};
+template <class Heads>
+struct heads_block_view<Heads, std::enable_if_t<Heads::has_block_view>> : std::true_type {};
+template <class Heads>
+__device__ ONEPASS_FORCEINLINE Heads block_view_of(const Heads& source) {
+  Heads view = source;
+  if constexpr (heads_block_view<Heads>::value) view.prepare_block();
+  return view;
+}
 
 // Named barrier 1 over the first `warps` warps of the block (barrier 0 is __syncthreads).
 // Orders shared-memory accesses among them like __syncthreads.

@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(BlockThreads,
                                   (MinBlocksPerSM > 0
                                        ? MinBlocksPerSM
                                        : scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
-    segmented_scan_pipeline_kernel(const T* in, T* out, index_t n, Heads source, T init, Op op,
+    segmented_scan_pipeline_kernel(const T* in, T* out, index_t n, Heads given_source, T init, Op op,
                                    segment_tile_state<T, Heads> state, lookback::tile_counter counter,
                                    unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {
   static_assert(Heads::pipelined, "the head source must support fetch/heads");
@@ -126,6 +126,7 @@ __global__ void __launch_bounds__(BlockThreads,
   __shared__ index_t window[2];  // a has_window source's covered items
   constexpr bool gap_form = Heads::has_gaps || Heads::has_window;  // items may be in no segment
 
+  const Heads source = block_view_of(given_source);  // (its loads beside ok()'s)
   if (!source.ok()) return;  // uniform: every block returns, none waits on another
   if constexpr (Heads::has_window) {
     if (threadIdx.x == 0) {  // read by the first tile's stores, after many barriers

@@ -59,7 +59,8 @@ struct segmented_scan_plan {
   static constexpr std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
   // Workspace layout: [tile counter (8 bytes), error word (8 bytes)][descriptors, padded
   // to 16 bytes] and, for the offsets form, [begins bitmap][ends bitmap], each padded to
-  // 16 bytes. One memset clears it all.
+  // 16 bytes, then 16 bytes for the word that says whether any ends bit is set. One memset
+  // clears it all.
   static constexpr std::size_t counter_bytes = 16;
   // Every form's descriptors hold the value alone (forms with gaps carry the head's kind
   // as a tag in the same words: segment_descriptor).
@@ -71,7 +72,7 @@ struct segmented_scan_plan {
   }
   static constexpr std::size_t workspace_bytes(index_t n) { return n <= 0 ? 0 : counter_bytes + descriptor_bytes(n); }
   static constexpr std::size_t offsets_workspace_bytes(index_t n) {
-    return n <= 0 ? 0 : workspace_bytes(n) + 2 * bitmap_bytes(n);
+    return n <= 0 ? 0 : workspace_bytes(n) + 2 * bitmap_bytes(n) + 16;
   }
 };
 
@@ -317,26 +318,27 @@ bool is_csr(const segment_offsets<Offset>& segments) {
 // One block per `blocks` needed, at most as many as fit at once (the kernel strides).
 template <auto Kernel, int Threads, class Offset>
 void launch_marking(const segment_offsets<Offset>& segments, index_t n, index_t blocks, std::uint32_t* begins,
-                    std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
+                    std::uint32_t* ends, unsigned long long* error, unsigned* gaps_found, cudaStream_t stream) {
   const index_t cap = resident_blocks<Kernel>(Threads, 0);
   launch(Kernel, dim3(static_cast<unsigned>(blocks < cap ? blocks : cap)), Threads, 0, stream, segments.begin,
-         segments.end, segments.count, n, begins, ends, error);
+         segments.end, segments.count, n, begins, ends, error, gaps_found);
 }
 
 // The marking kernel at a shape: Threads a block, SegmentsPerLane a lane, a window of
 // WindowWords bitmap words a warp, a __launch_bounds__ minimum of MinBlocksPerSm.
 template <int Threads, int SegmentsPerLane, int WindowWords, int MinBlocksPerSm, class Offset>
 void launch_mark_segments_shaped(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
-                                 std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
+                                 std::uint32_t* ends, unsigned long long* error, unsigned* gaps_found,
+                                 cudaStream_t stream) {
   if (segments.count == 0) return;
   constexpr index_t per_block = static_cast<index_t>(Threads) * SegmentsPerLane;
   const index_t blocks = (segments.count + per_block - 1) / per_block;
   if (is_csr(segments))
     launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, true, Offset>, Threads>(
-        segments, n, blocks, begins, ends, error, stream);
+        segments, n, blocks, begins, ends, error, gaps_found, stream);
   else
     launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, false, Offset>, Threads>(
-        segments, n, blocks, begins, ends, error, stream);
+        segments, n, blocks, begins, ends, error, gaps_found, stream);
 }
 
 // Production's shape (segmented_scan_tuning_sweep's "marking" mode, docs/perf): runs of 256
@@ -344,8 +346,9 @@ void launch_mark_segments_shaped(const segment_offsets<Offset>& segments, index_
 // to 64 items), 58 registers for begin/end arrays (4 blocks per SM), 42 for CSR.
 template <class Offset>
 void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
-                          std::uint32_t* ends, unsigned long long* error, cudaStream_t stream) {
-  launch_mark_segments_shaped<256, 8, 512, 4>(segments, n, begins, ends, error, stream);
+                          std::uint32_t* ends, unsigned long long* error, unsigned* gaps_found,
+                          cudaStream_t stream) {
+  launch_mark_segments_shaped<256, 8, 512, 4>(segments, n, begins, ends, error, gaps_found, stream);
 }
 
 // Turns the error word into the exception a caller reads: the first bad segment, what is
@@ -400,7 +403,7 @@ void check_segment_offsets_sync(const segment_offsets<Offset>& segments, index_t
   ONEPASS_CUDA_TRY(cudaMallocAsync(&error, sizeof(unsigned long long), stream));
   try {
     ONEPASS_CUDA_TRY(cudaMemsetAsync(error, 0, sizeof(unsigned long long), stream));
-    launch_mark_segments(segments, n, nullptr, nullptr, error, stream);
+    launch_mark_segments(segments, n, nullptr, nullptr, error, nullptr, stream);
     throw_if_segment_error(error, segments, n, stream);
   } catch (...) {
     (void)cudaFreeAsync(error, stream);
@@ -419,6 +422,8 @@ struct offsets_workspace {
   unsigned long long* error() const { return reinterpret_cast<unsigned long long*>(base + 8); }
   std::uint32_t* begins() const { return reinterpret_cast<std::uint32_t*>(base + plan::workspace_bytes(n)); }
   std::uint32_t* ends() const { return begins() + plan::bitmap_bytes(n) / sizeof(std::uint32_t); }
+  // After the ends bitmap: whether the marking set any of its bits (bitmap_heads).
+  unsigned* gaps_found() const { return ends() + plan::bitmap_bytes(n) / sizeof(std::uint32_t); }
 };
 
 // The offsets form's first half: clear the workspace, check and mark the segments
@@ -430,7 +435,8 @@ void mark_offsets(const segment_offsets<Offset>& segments, index_t n, const work
   const bool csr = is_csr(segments);
   ONEPASS_CUDA_TRY(cudaMemsetAsync(
       w.base, 0, csr ? plan::workspace_bytes(n) + plan::bitmap_bytes(n) : plan::offsets_workspace_bytes(n), stream));
-  launch_mark_segments(segments, n, w.begins(), csr ? nullptr : w.ends(), w.error(), stream);
+  launch_mark_segments(segments, n, w.begins(), csr ? nullptr : w.ends(), w.error(), csr ? nullptr : w.gaps_found(),
+                       stream);
 }
 
 // The second half: the scan on the marked bitmaps. Bad offsets found by the marking make
@@ -444,8 +450,9 @@ void scan_marked_offsets(const T* in, index_t n, T* out, const segment_offsets<O
         in, n, out, csr_bitmap_heads<Offset>{w.begins(), segments.begin, segments.begin + segments.count, w.error()},
         init, op, ws, stream, true, delay, segments.count);
   else
-    segmented_scan_launch<Exclusive, Tuning>(in, n, out, bitmap_heads{w.begins(), w.ends(), w.error()}, init, op,
-                                             ws, stream, true, delay, segments.count);
+    segmented_scan_launch<Exclusive, Tuning>(in, n, out,
+                                             bitmap_heads{w.begins(), w.ends(), w.error(), w.gaps_found()}, init,
+                                             op, ws, stream, true, delay, segments.count);
 }
 
 // The offsets form's launch: clear the workspace, mark (and check) the segments, scan.
