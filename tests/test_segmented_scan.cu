@@ -252,6 +252,21 @@ TEST(SegmentedScan, OffsetsMarkingAcrossChunksAndSpans) {
   }
 }
 
+// The dispatcher runs the pipelined agent (agent/segmented_scan_pipeline.cuh) only with
+// several tiles per resident block, and only where the tuning row asks for it (4- and
+// 8-byte values, scan by key included); this tuning runs it at every size for every form,
+// with the row's pipeline shape, so that the tile edges, the partial last tile and a
+// prologue with empty stages are exercised.
+template <class T>
+struct pipelined_everywhere {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::segmented_scan_tuning_for_size(sizeof(T));
+    t.pipelined = true;
+    t.pipeline_min_tiles_per_block = 0;
+    return t;
+  }();
+};
+
 // The marking sets an `ends` bit only where a gap begins (bitmap_heads): never under a
 // covered item, always on the first uncovered item after a covered one, none at all where
 // the segments leave no gap (and then the word after the bitmap stays zero, so the
@@ -273,20 +288,24 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
       {"trailing empties at n", {0, 30, 40, 40}, {30, 40, 40, 40}, 40},
       {"trailing gap", {0, 20}, {20, 33}, 40},
   };
-  // Random ones: segments of 1-2000 items with empty ones mixed in, touching and trimmed.
-  for (std::uint64_t seed : {1ull, 2ull}) {
+  // Random ones, touching and trimmed, with empty segments mixed in: segments of up to 2000
+  // items (the marking's runs span more than a warp's window: atomics on global words)
+  // and of up to 40 (runs marked in the window).
+  for (long long longest : {2000ll, 40ll}) {
     const long long n = std::min<long long>(300007, max_test_items());
-    std::mt19937_64 rng(seed);
+    std::mt19937_64 rng(static_cast<std::uint64_t>(longest));
+    const auto longest_u = static_cast<std::uint64_t>(longest);
     std::vector<long long> offsets{0};
     while (offsets.back() < n) {
-      const long long len = rng() % 5 == 0 ? 0 : 1 + static_cast<long long>(rng() % 2000);
+      const long long len = rng() % 5 == 0 ? 0 : 1 + static_cast<long long>(rng() % longest_u);
       offsets.push_back(std::min(n, offsets.back() + len));
     }
-    layouts.push_back({seed == 1 ? "random, touching" : "random, touching (2)",
+    const bool long_ones = longest == 2000;
+    layouts.push_back({long_ones ? "random long, touching" : "random short, touching",
                        std::vector<long long>(offsets.begin(), offsets.end() - 1),
                        std::vector<long long>(offsets.begin() + 1, offsets.end()), n});
-    const auto trimmed = with_gaps(offsets, seed + 10);
-    layouts.push_back({seed == 1 ? "random, trimmed" : "random, trimmed (2)", trimmed.begin, trimmed.end, n});
+    const auto trimmed = with_gaps(offsets, static_cast<std::uint64_t>(longest) + 10);
+    layouts.push_back({long_ones ? "random long, trimmed" : "random short, trimmed", trimmed.begin, trimmed.end, n});
   }
   for (const layout& l : layouts) {
     const long long n = l.n;
@@ -317,18 +336,30 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
     EXPECT_EQ(gaps_found != 0, any_end) << l.name;
     if (!has_gap) EXPECT_FALSE(any_end) << l.name << ": ends bits without a gap";
 
+    // The scans: the public call (one tile per block at these sizes) and the pipelined
+    // agent, whose blocks read the begins word in the ends word's place where no gap is.
     const auto values = random_vector<int>(n, 77);
     device_buffer<int> in(values), out(n);
     for (int exclusive = 0; exclusive < 2; ++exclusive) {
       const kind k = exclusive ? kind::exclusive : kind::inclusive;
+      const auto want = reference_over_poison(values, l.begin, l.end, k, exclusive ? 3 : 0);
       out.poison();
       if (exclusive)
         segmented_exclusive_scan(in.get(), n, segs, out.get(), 3, plus{}, w, nullptr);
       else
         segmented_inclusive_scan(in.get(), n, segs, out.get(), plus{}, w, nullptr);
       ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
-      expect_equal(reference_over_poison(values, l.begin, l.end, k, exclusive ? 3 : 0), out.download(),
-                   std::string(l.name) + (exclusive ? ", exclusive" : ", inclusive"));
+      expect_equal(want, out.download(), std::string(l.name) + (exclusive ? ", exclusive" : ", inclusive"));
+      out.poison();
+      if (exclusive)
+        onepass::detail::segmented_scan_offsets_dispatch<true, pipelined_everywhere<int>>(in.get(), n, out.get(), segs,
+                                                                                         3, plus{}, w, nullptr);
+      else
+        onepass::detail::segmented_scan_offsets_dispatch<false, pipelined_everywhere<int>>(in.get(), n, out.get(),
+                                                                                          segs, 0, plus{}, w, nullptr);
+      ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+      expect_equal(want, out.download(),
+                   std::string(l.name) + (exclusive ? ", exclusive" : ", inclusive") + ", pipelined");
     }
   }
 }
@@ -660,21 +691,6 @@ TEST(SegmentedScan, MoreThan2To31Items) {
 // tiles publish PREFIX at once, others wait): the launch alone, with stall_some_tiles,
 // for head flags and for int32 keys, then the offsets form's dispatch with begin/end
 // arrays with gaps.
-// The dispatcher runs the pipelined agent (agent/segmented_scan_pipeline.cuh) only with
-// several tiles per resident block, and only where the tuning row asks for it (4- and
-// 8-byte values, scan by key included); this tuning runs it at every size for every form,
-// with the row's pipeline shape, so that the tile edges, the partial last tile and a
-// prologue with empty stages are exercised.
-template <class T>
-struct pipelined_everywhere {
-  static constexpr tuning::segmented_scan_tuning value = [] {
-    auto t = tuning::segmented_scan_tuning_for_size(sizeof(T));
-    t.pipelined = true;
-    t.pipeline_min_tiles_per_block = 0;
-    return t;
-  }();
-};
-
 template <class T, class Tuning = void>
 void check_stalled(long long n, segment_distribution d, unsigned salt) {
   const auto values = random_vector<T>(n, salt);
