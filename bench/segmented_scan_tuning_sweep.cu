@@ -281,7 +281,8 @@ struct sweep {
       if (!csr)
         measure("begin/end, scan alone, gap-free code", want, offsets_bytes, [&] {
           onepass::detail::segmented_scan_launch<false, Row>(
-              in.get(), n, out.get(), bitmap_heads_no_gaps{{parts.begins(), parts.ends(), parts.error(), parts.gaps_found()}}, T{},
+              in.get(), n, out.get(),
+              bitmap_heads_no_gaps{{parts.begins(), parts.ends(), parts.error(), parts.gaps_found()}}, T{},
               plus{}, w, time.stream());
         });
     }

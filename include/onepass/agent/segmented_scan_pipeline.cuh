@@ -186,7 +186,8 @@ __global__ void __launch_bounds__(BlockThreads,
     if (tile >= tiles) return;  // uniform
     T items[N];
     layout::read_blocked(stage_at(s), items);
-    if (HeadlessTiles && __all_sync(full_warp_mask, r.headless)) {  // uniform: the values' block scan, every kind no_head
+    // Uniform (a vote, for ptxas): the values' block scan, every kind no_head.
+    if (HeadlessTiles && __all_sync(full_warp_mask, r.headless)) {
       const T thread_total = thread_total_of(items, thread_heads{0u, 0u}).value;
       T thread_prefix, aggregate;
       r.has_thread_prefix = block_scan<T, BlockThreads>(headless_storage)

@@ -117,8 +117,8 @@ struct segmented_scan_tuning {
   // compiled for no heads) when their heads lie at least this many items apart on average:
   // n over the segment count, or over twice the count for begin/end arrays (a gap may
   // follow each segment). 0 = never. Head flags and scan by key never do: the host does
-  // not know their segment count, and the path costs tiles that hold heads 2-10% on an H200
-  // (docs/perf/segmented_scan.md, "Headless tiles").
+  // not know their segment count, and the path costs tiles that hold heads 0.4-3.5% on an
+  // H200 (docs/perf/segmented_scan.md, "Headless tiles", "Branching on a warp vote").
   long long pipeline_headless_min_segment_items = 0;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr int pipeline_tile_items() const { return pipeline_block_threads * pipeline_items_per_thread; }
