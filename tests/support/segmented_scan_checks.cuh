@@ -1,0 +1,80 @@
+// What the production segmented scan's tests share (test_segmented_scan.cu: the public
+// API; test_segmented_scan_agents.cu: stalled tiles and the pipelined agent at every size,
+// two files so that they compile in parallel): the sizes, the check and its label, the
+// reference over a poisoned output, and the tuning that runs the pipelined agent everywhere.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "onepass/segmented_scan.cuh"
+#include "support/segmented_scan_reference.hpp"
+#include "support/test_support.cuh"
+
+namespace onepass::test {
+
+// 0, 1, the warp edges, the tile edges, a few tiles, random sizes, and one large size.
+template <class T>
+std::vector<long long> segmented_sizes() {
+  // Both agents' tiles: one tile per block, and the pipelined agent's.
+  const long long tile = onepass::detail::segmented_scan_plan<T>::tile_items;
+  const long long pipe = onepass::detail::segmented_scan_plan<T>::pipeline_tile_items;
+  std::vector<long long> sizes = {0, 1, 31, 32, 33, tile - 1, tile, tile + 1, 5 * tile + 7};
+  for (long long p : {pipe - 1, pipe, pipe + 1, 7 * pipe + 5, (1ll << 24) + 3}) sizes.push_back(p);
+  std::mt19937_64 rng(17);
+  for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 200000));
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
+              sizes.end());
+  return sizes;
+}
+
+// The big size runs for a few distributions only (time); the rest see every other size.
+inline bool worth_running(long long n, segment_distribution d) {
+  return n < (1ll << 24) || d == segment_distribution::power_law || d == segment_distribution::all_1;
+}
+
+template <class T>
+void expect_equal(const std::vector<T>& want, const std::vector<T>& got, const std::string& what) {
+  ASSERT_EQ(want.size(), got.size()) << what;
+  const std::string diff = first_difference(want, got);
+  EXPECT_TRUE(diff.empty()) << what << ": " << diff;
+}
+
+template <class T>
+std::string label(const char* form, long long n, segment_distribution d, kind k) {
+  return std::string(form) + " " + type_name<T>() + " n=" + std::to_string(n) + " " + distribution_name(d) + " " +
+         kind_name(k);
+}
+
+// The reference over begin/end ranges as a poisoned `out` must end: items in no segment
+// keep device_buffer's poison (0xA5 bytes).
+template <class T>
+std::vector<T> reference_over_poison(const std::vector<T>& values, const std::vector<long long>& begin,
+                                     const std::vector<long long>& end, kind k, T init) {
+  std::vector<T> want(values.size());
+  std::memset(want.data(), 0xA5, want.size() * sizeof(T));
+  reference_segmented_scan(values, begin, end, k, init, plus{}, want);
+  return want;
+}
+
+// The dispatcher runs the pipelined agent (agent/segmented_scan_pipeline.cuh) only with
+// several tiles per resident block, and only where the tuning row asks for it (4- and
+// 8-byte values, scan by key included); this tuning runs it at every size for every form,
+// with the row's pipeline shape, so that the tile edges, the partial last tile and a
+// prologue with empty stages are exercised.
+template <class T>
+struct pipelined_everywhere {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::segmented_scan_tuning_for_size(sizeof(T));
+    t.pipelined = true;
+    t.pipeline_min_tiles_per_block = 0;
+    return t;
+  }();
+};
+
+}  // namespace onepass::test
