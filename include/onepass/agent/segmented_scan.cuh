@@ -837,17 +837,24 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
     // after the run, which exists while s0 + run <= num_segments).
     long long next = __shfl_down_sync(~0u, b[0], 1);
     if (lane == 31) next = s0 + run < num_segments ? static_cast<long long>(begin[s0 + run]) : tail;
+    // Each segment's next begin (registers renamed, nothing copied): CSR's end of it, and
+    // where an end that differs from it leaves a gap.
+    long long nb[U];
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+    for (int u = 0; u < U; ++u) nb[u] = u + 1 < U ? b[u + 1] : next;
     if constexpr (Csr) {
 #if ONEPASS_DEVICE_PASS
 #pragma unroll
 #endif
-      for (int u = 0; u < U; ++u) e[u] = u + 1 < U ? b[u + 1] : next;
+      for (int u = 0; u < U; ++u) e[u] = nb[u];
     }
     bool in_order = b[0] >= 0 && next <= n;
 #if ONEPASS_DEVICE_PASS
 #pragma unroll
 #endif
-    for (int u = 0; u < U; ++u) in_order &= b[u] <= e[u] && e[u] <= (u + 1 < U ? b[u + 1] : next);
+    for (int u = 0; u < U; ++u) in_order &= b[u] <= e[u] && e[u] <= nb[u];
     if (__any_sync(~0u, !in_order)) {
       bool bad = false;
 #if ONEPASS_DEVICE_PASS
@@ -856,7 +863,6 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
       for (int u = 0; u < U; ++u) {
         const index_t s = first + u;
         if (s >= num_segments) break;
-        const long long nb = u + 1 < U ? b[u + 1] : next;
         segment_problem p = segment_problem::none;
         if (b[u] < 0 || b[u] > n)
           p = segment_problem::begin_out_of_range;
@@ -864,7 +870,7 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
           p = segment_problem::end_out_of_range;
         else if (e[u] < b[u])
           p = segment_problem::end_before_begin;
-        else if (s + 1 < num_segments && nb < e[u])
+        else if (s + 1 < num_segments && nb[u] < e[u])
           p = segment_problem::out_of_order;
         if (p != segment_problem::none) {
           atomicMax(error, encode_segment_error(s, p));
@@ -888,7 +894,7 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
 #endif
       for (int u = 0; u < U; ++u) {
         if (b[u] < e[u]) head_marks.mark(b[u]);
-        if (!Csr && e[u] < n && e[u] != (u + 1 < U ? b[u + 1] : next)) {
+        if (!Csr && e[u] < n && e[u] != nb[u]) {
           end_marks.mark(e[u]);
           marked_end = true;
         }
@@ -908,7 +914,7 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
       for (int u = 0; u < U; ++u) {
         const unsigned rb = static_cast<unsigned>(b[u]) - base, re = static_cast<unsigned>(e[u]) - base;
         if (rb < re) head_marks.mark(rb);
-        if (!Csr && re <= last && e[u] != (u + 1 < U ? b[u + 1] : next)) {
+        if (!Csr && re <= last && e[u] != nb[u]) {
           end_marks.mark(re);
           marked_end = true;
         }
