@@ -56,9 +56,9 @@ TIMING_FIELDS = (
 
 RECORD_FIELDS = ("primitive", "variant", "dtype", "n", "params") + TIMING_FIELDS + ("verified",)
 
-# params.form of a segmented_scan record: head flags, CSR offsets, keys, or begin/end
-# arrays with gaps.
-SEGMENT_FORMS = ("flags", "offsets", "by_key", "begin_end")
+# params.form of a segmented_scan record: head flags, CSR offsets, keys, begin/end arrays
+# with gaps ("begin_end", the older of the two) or without ("begin_end_no_gaps").
+SEGMENT_FORMS = ("flags", "offsets", "by_key", "begin_end", "begin_end_no_gaps")
 
 # pct_of_copy and pct_of_read are derived from gbps and the file's ceilings;
 # writers round differently, so allow this much relative slack.
@@ -202,7 +202,8 @@ def _check_params(path, params, verified, problems, n=None):
             # segmented_scan: how the variant was told where segments start.
             if value not in SEGMENT_FORMS:
                 problems.append(
-                    f'{where}: expected "flags", "offsets", "by_key" or "begin_end", got {json.dumps(value)}'
+                    f"{where}: expected one of {', '.join(json.dumps(f) for f in SEGMENT_FORMS)}, "
+                    f"got {json.dumps(value)}"
                 )
         elif key == "segments":
             # segmented_scan: the segment count, empty segments included.

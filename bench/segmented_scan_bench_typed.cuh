@@ -1,19 +1,21 @@
 // onepass-bench's segmented scan tables (declared in segmented_scan_bench.cuh): every
 // registry variant in every form it has (head flags, CSR offsets, keys, begin/end arrays
-// with gaps) on one input, each output checked exactly against the CPU reference before
+// without and with gaps) on one input, each output checked exactly against the CPU reference before
 // it is timed, rates as fractions of the copy. Compiled once per element type
 // (segmented_scan_bench_<dtype>.cu).
 //
 // One row per (variant, form), labelled "onepass (flags)", "onepass (offsets)",
-// "onepass (by key)", "onepass (begin/end with gaps)": every form of a table describes the
+// "onepass (by key)", "onepass (begin/end)", "onepass (begin/end with gaps)": every form of
+// a table describes the
 // same segments, drawn by --dist from the tests' own generators
 // (tests/support/segmented_scan_reference.hpp), so the rows differ only in how a variant
 // is told where segments start. The offsets are the CSR boundaries of those lengths
 // (count + 1, covering every item), the keys int32, random per segment and different from
 // the neighbouring segments'. The begin/end rows take the same segments as two int64
-// arrays, each segment trimmed at its start, its end or both with probability 1/2
-// (test::with_gaps): the items left in gaps are in no segment, so the call writes only
-// the rest and the check expects the poison in the gaps.
+// arrays: "begin/end" as they are (each segment ends where the next begins, the CSR
+// boundaries split in two), "begin/end with gaps" each segment trimmed at its start, its
+// end or both with probability 1/2 (test::with_gaps): the items left in gaps are in no
+// segment, so the call writes only the rest and the check expects the poison in the gaps.
 //
 // The values are the scan tables' (random_input of the same seed), not the tests'
 // random_vector: every partial sum of them stays exact in float at 2^28 items and beyond
@@ -23,7 +25,7 @@
 // Bytes, the minimum traffic: the values read and the outputs written (2 * n * sizeof(T))
 // plus the segment description read: a byte per item for flags, sizeof(Key) per item for
 // keys, 8 bytes per boundary (count + 1) for offsets, 16 bytes per segment (a begin and an
-// end) for begin/end. Gap items are read but not written; the begin/end rows are rated on
+// end) for begin/end. Gap items are read but not written; the rows with gaps are rated on
 // the same value bytes as the rows without gaps all the same, so that they compare with
 // them directly.
 #pragma once
@@ -46,8 +48,9 @@ namespace detail {
 // The keys of the by-key form.
 using segment_key = std::int32_t;
 
-// How a variant is told where segments start.
-enum class segment_form { flags, offsets, by_key, begin_end };
+// How a variant is told where segments start. begin_end_gaps is the begin/end arrays
+// with gaps between segments; its id is "begin_end" (the JSON's older name for it).
+enum class segment_form { flags, offsets, by_key, begin_end, begin_end_gaps };
 
 // params.form in the JSON.
 inline const char* form_id(segment_form f) {
@@ -55,14 +58,19 @@ inline const char* form_id(segment_form f) {
     case segment_form::flags: return "flags";
     case segment_form::offsets: return "offsets";
     case segment_form::by_key: return "by_key";
-    case segment_form::begin_end: return "begin_end";
+    case segment_form::begin_end: return "begin_end_no_gaps";
+    case segment_form::begin_end_gaps: return "begin_end";
   }
   return "";
 }
 // What the row label appends: "onepass (by key)", "onepass (begin/end with gaps)".
 inline const char* form_label(segment_form f) {
-  if (f == segment_form::by_key) return "by key";
-  return f == segment_form::begin_end ? "begin/end with gaps" : form_id(f);
+  switch (f) {
+    case segment_form::by_key: return "by key";
+    case segment_form::begin_end: return "begin/end";
+    case segment_form::begin_end_gaps: return "begin/end with gaps";
+    default: return form_id(f);
+  }
 }
 
 // The forms a variant has, in row order.
@@ -71,7 +79,10 @@ inline std::vector<segment_form> forms_of(const ladder::segmented_scan_variant_i
   if (info.head_flags) forms.push_back(segment_form::flags);
   if (info.offsets) forms.push_back(segment_form::offsets);
   if (info.by_key) forms.push_back(segment_form::by_key);
-  if (info.begin_end) forms.push_back(segment_form::begin_end);
+  if (info.begin_end) {
+    forms.push_back(segment_form::begin_end);
+    forms.push_back(segment_form::begin_end_gaps);
+  }
   return forms;
 }
 
@@ -90,17 +101,17 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
   const long long n = c.n;
 
   // The segments, from one list of lengths: CSR boundaries, head flags and keys, and
-  // (when a variant of the table has that form) begin/end arrays with gaps.
+  // (when a variant of the table has that form) begin/end arrays without and with gaps.
   std::vector<long long> offsets = test::csr_offsets(test::segment_lengths(dist, n, ctx.seed ^ 0x5E65));
   const long long segments = static_cast<long long>(offsets.size()) - 1;
   bool gaps_form = false;
   for (const planned_variant& v : c.variants)
     if (const auto* e = ladder::find_segmented_scan<T, Key, Op>(v.id); e != nullptr && e->run_begin_end != nullptr)
       gaps_form = true;
-  // Values in, out and expected; flags, keys and boundaries; with gaps, their expected
-  // answer and the begin and end arrays.
+  // Values in, out and expected; flags, keys and boundaries; for begin/end arrays, both
+  // pairs of arrays and the answer with gaps.
   require_device_memory(3.0 * n * sizeof(T) + (1.0 + sizeof(Key)) * n + 8.0 * (segments + 1) +
-                            (gaps_form ? 1.0 * n * sizeof(T) + 16.0 * segments : 0.0),
+                            (gaps_form ? 1.0 * n * sizeof(T) + 32.0 * segments : 0.0),
                         "'" + c.table + "'");
 
   const T init = value_from_bits<T>(splitmix64(ctx.seed ^ 0x1217));
@@ -111,7 +122,8 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
   device_array<long long> bounds(segments + 1);
   device_array<T> expected_gaps(gaps_form ? n : 0);
   device_array<long long> begins(gaps_form ? segments : 0), ends(gaps_form ? segments : 0);
-  long long gap_segments = 0;  // the begin/end arrays' count (with_gaps keeps every segment)
+  device_array<long long> gap_begins(gaps_form ? segments : 0), gap_ends(gaps_form ? segments : 0);
+  long long gap_segments = 0;  // the arrays' count with gaps (with_gaps keeps every segment)
   // Variants whose head-flags form moves some items twice: their passes for these flags.
   std::map<std::string, double> flags_passes;
   {
@@ -136,13 +148,17 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
     bounds.upload(offsets);
     const auto k = c.kind == "inclusive" ? test::kind::inclusive : test::kind::exclusive;
     // The CSR segments cover every item, so the offsets form writes every item too and
-    // all forms but begin/end have this one answer.
+    // all forms but begin/end with gaps have this one answer.
     expected.upload(test::reference_segmented_scan(host, host_flags, k, init, op));
     if (gaps_form) {
+      // Without gaps: the CSR boundaries split into begins (all but the last) and ends
+      // (all but the first).
+      begins.upload(std::vector<long long>(offsets.begin(), offsets.end() - 1));
+      ends.upload(std::vector<long long>(offsets.begin() + 1, offsets.end()));
       const test::begin_end ranges = test::with_gaps(offsets, ctx.seed ^ 0x4761);
       gap_segments = static_cast<long long>(ranges.begin.size());
-      begins.upload(ranges.begin);
-      ends.upload(ranges.end);
+      gap_begins.upload(ranges.begin);
+      gap_ends.upload(ranges.end);
       // The gaps keep the poison that out holds before each checked call.
       std::vector<T> want(static_cast<std::size_t>(n));
       std::memset(want.data(), 0xA5, want.size() * sizeof(T));
@@ -172,7 +188,7 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
       std::vector<std::pair<std::string, param_value>> params = {
           {"table", c.table}, {"op", c.op}, {"kind", c.kind}, {"dist", c.dist}};
       params.emplace_back("form", std::string(form_id(form)));
-      params.emplace_back("segments", form == segment_form::begin_end ? gap_segments : segments);
+      params.emplace_back("segments", form == segment_form::begin_end_gaps ? gap_segments : segments);
       const auto data_passes = flags_passes.find(v.id);
       params.emplace_back("passes", form == segment_form::flags && data_passes != flags_passes.end()
                                         ? data_passes->second
@@ -186,10 +202,13 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
           entry.run_offsets(in.get(), n, bounds.get(), segments, out.get(), kind, init, op, w, s);
         else if (form == segment_form::by_key)
           entry.run_by_key(keys.get(), in.get(), n, out.get(), kind, init, op, w, s);
+        else if (form == segment_form::begin_end)
+          entry.run_begin_end(in.get(), n, begins.get(), ends.get(), segments, out.get(), kind, init, op, w, s);
         else
-          entry.run_begin_end(in.get(), n, begins.get(), ends.get(), gap_segments, out.get(), kind, init, op, w, s);
+          entry.run_begin_end(in.get(), n, gap_begins.get(), gap_ends.get(), gap_segments, out.get(), kind, init, op,
+                              w, s);
       };
-      const T* want = form == segment_form::begin_end ? expected_gaps.get() : expected.get();
+      const T* want = form == segment_form::begin_end_gaps ? expected_gaps.get() : expected.get();
       std::string error;
       try {
         if (form == segment_form::flags     ? entry.run_flags == nullptr
@@ -217,7 +236,8 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
       const double description = form == segment_form::flags     ? 1.0 * n
                                  : form == segment_form::offsets ? 8.0 * (segments + 1)
                                  : form == segment_form::by_key  ? 1.0 * sizeof(Key) * n
-                                                                 : 16.0 * gap_segments;
+                                 : form == segment_form::begin_end ? 16.0 * segments
+                                                                   : 16.0 * gap_segments;
       const double bytes = 2.0 * n * sizeof(T) + description;
       records.push_back(
           timed_record(c.primitive, label, c.dtype, n, std::move(params), t, bytes, ctx.copy_gbps, ctx.read_gbps));

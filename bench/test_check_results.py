@@ -240,7 +240,8 @@ class ValidateTest(unittest.TestCase):
 
     def test_segmented_scan_params(self):
         # segmented_scan carries its segment distribution, the form of the row (flags,
-        # offsets, by_key, begin_end) and the segment count; the variant is the row label.
+        # offsets, by_key, begin_end_no_gaps, begin_end) and the segment count; the variant
+        # is the row label.
         doc = document()
         doc["records"][1]["params"].update(dist="power_law", form="by_key", segments=1 << 20)
         doc["records"][1]["variant"] = "onepass (by key)"
@@ -250,7 +251,11 @@ class ValidateTest(unittest.TestCase):
         doc["records"][2]["params"].update(dist="all_32", form="begin_end", segments=1 << 15)
         doc["records"][2]["variant"] = "onepass (begin/end with gaps)"
         self.assertEqual(check_results.validate(doc), [])
-        bad = {"form": ("keys", 'expected "flags", "offsets", "by_key" or "begin_end"'),
+        doc["records"][2]["params"].update(dist="all_32", form="begin_end_no_gaps", segments=1 << 15)
+        doc["records"][2]["variant"] = "onepass (begin/end)"
+        self.assertEqual(check_results.validate(doc), [])
+        bad = {"form": ("keys", 'expected one of "flags", "offsets", "by_key", "begin_end", "begin_end_no_gaps", '
+                                'got "keys"'),
                "segments": (-1, "must be >= 0")}
         for key, (value, fragment) in bad.items():
             doc = document()
