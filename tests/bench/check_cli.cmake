@@ -43,7 +43,7 @@ expect_run(0 ARGS --list OUT "radix_sort - " "split_1bit"
                             "orders: ascending, descending (--order; default ascending)")
 expect_run(0 ARGS --list OUT "segmented_scan - " "warp_head_flags"
                             "dists: uniform_1_1000, all_1, all_32, power_law, one_segment, with_empty (--dist; default uniform_1_1000)"
-                            "forms: flags, offsets, by key, begin/end with gaps" "forms: by key")
+                            "forms: flags, offsets, by key, begin/end, begin/end with gaps" "forms: by key")
 expect_run(64 ARGS --bogus ERR "unknown argument '--bogus'" "usage: onepass-bench")
 expect_run(64 ARGS --n 2^x ERR "--n: '2^x' is not a count")
 expect_run(64 ARGS --iters 0 ERR "--iters")
