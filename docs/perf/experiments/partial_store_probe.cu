@@ -11,6 +11,13 @@
 //   skip         the chunks with a kept item are stored item by item, the rest as vectors
 //                (the scan's gap stores);
 //   merge        the chunks with a kept item load `out`'s 16 bytes, merge, store 16 bytes;
+//   striped      (added 2026-11-29) 4-byte loads and stores in the warp-striped order the
+//                scan's gap stores use: each store instruction of a warp writes 32
+//                consecutive items, the kept items' lanes predicated off, so every sector
+//                gets one store; beside it "striped full", the same order with no item kept;
+//   prefetched   (added 2026-11-29) striped, and before its loads each warp asks L2 for
+//                the `out` sectors it will write in part (prefetch.global.L2, one lane a
+//                sector), so that the masked stores find them there;
 // with every 2nd item kept at random (each 32-byte sector partly written), 1 item in 64
 // kept, and whole 32-byte sectors kept (1 in 2, at random: never a partial sector). Every
 // output is checked against the host's answer; times are medians of 20 with the L2 flushed
@@ -37,16 +44,42 @@ __host__ __device__ inline unsigned hash(unsigned long long i) {
   return static_cast<unsigned>(x >> 32);
 }
 
-enum pattern { half_items = 0, one_in_64 = 1, whole_sectors = 2 };
+enum pattern { half_items = 0, one_in_64 = 1, whole_sectors = 2, one_in_256 = 3 };
 
 // Whether item i keeps out's value.
 __host__ __device__ inline bool kept(long long i, int p) {
   if (p == half_items) return hash(i) & 1;
   if (p == one_in_64) return hash(i) % 64 == 0;
+  if (p == one_in_256) return hash(i) % 256 == 0;
   return hash(i / 8) & 1;  // a 32-byte sector is 8 int32 items
 }
 
-enum mode { full = 0, skip = 1, merge = 2 };
+enum mode { full = 0, skip = 1, merge = 2, striped_full = 3, striped = 4, prefetched = 5 };
+
+// A warp copies 128 consecutive items an iteration, four stores of 32 consecutive items.
+template <bool Masked, bool Prefetch = false>
+__global__ void __launch_bounds__(256) striped_copy(const int* in, int* out, long long n, int p) {
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+  for (long long w = blockIdx.x * static_cast<long long>(blockDim.x / 32) + threadIdx.x / 32; w * 128 < n;
+       w += warps) {
+    // Which items keep out's value, known before anything is loaded (as the scan knows its
+    // gaps from the bitmaps before its values arrive).
+    bool keep[4];
+    for (int k = 0; k < 4; ++k) keep[k] = Masked && kept(w * 128 + k * 32 + lane, p);
+    if (Prefetch)
+      for (int k = 0; k < 4; ++k) {
+        const unsigned mask = __ballot_sync(~0u, keep[k]);
+        const unsigned sector = (mask >> (lane & ~7)) & 0xFFu;  // this lane's 8-item sector
+        if (lane % 8 == 0 && sector != 0 && sector != 0xFFu)
+          asm volatile("prefetch.global.L2 [%0];" ::"l"(out + w * 128 + k * 32 + lane));
+      }
+    int v[4];
+    for (int k = 0; k < 4; ++k) v[k] = in[w * 128 + k * 32 + lane];
+    for (int k = 0; k < 4; ++k)
+      if (!keep[k]) out[w * 128 + k * 32 + lane] = v[k];
+  }
+}
 
 template <int Mode>
 __global__ void __launch_bounds__(256) masked_copy(const int4* in, int4* out, long long chunks, int p) {
@@ -110,26 +143,31 @@ int main(int argc, char** argv) {
     if (m == full) masked_copy<full><<<grid, 256>>>(in, out, chunks, p);
     if (m == skip) masked_copy<skip><<<grid, 256>>>(in, out, chunks, p);
     if (m == merge) masked_copy<merge><<<grid, 256>>>(in, out, chunks, p);
+    if (m == striped_full) striped_copy<false><<<grid, 256>>>(reinterpret_cast<const int*>(in), reinterpret_cast<int*>(out), n, p);
+    if (m == striped) striped_copy<true><<<grid, 256>>>(reinterpret_cast<const int*>(in), reinterpret_cast<int*>(out), n, p);
+    if (m == prefetched)
+      striped_copy<true, true><<<grid, 256>>>(reinterpret_cast<const int*>(in), reinterpret_cast<int*>(out), n, p);
     CK(cudaGetLastError());
   };
-  const char* mode_names[] = {"full", "skip", "merge"};
-  const char* pattern_names[] = {"every 2nd item kept", "1 item in 64 kept", "whole sectors kept"};
+  const char* mode_names[] = {"full", "skip", "merge", "striped full", "striped", "prefetched"};
+  const char* pattern_names[] = {"every 2nd item kept", "1 item in 64 kept", "whole sectors kept",
+                                 "1 item in 256 kept"};
   double full_ms = 0;
   int failures = 0;
   std::vector<int> got(n);
   std::printf("n = 2^%d int32, %d blocks of 256; ms (median of 20, L2 flushed), and against the plain copy\n",
               argc > 1 ? std::atoi(argv[1]) : 28, grid);
-  for (int p = 0; p < 3; ++p)
-    for (int m = 0; m < 3; ++m) {
-      if (m == full && p > 0) continue;
+  for (int p = 0; p < 4; ++p)
+    for (int m = 0; m < 6; ++m) {
+      if ((m == full || m == striped_full) && p > 0) continue;
       CK(cudaMemcpy(out, host_out0.data(), n * 4, cudaMemcpyHostToDevice));
       launch(m, p);
       CK(cudaMemcpy(got.data(), out, n * 4, cudaMemcpyDeviceToHost));
       long long bad = 0;
       for (long long i = 0; i < n; ++i)
-        bad += got[i] != (m != full && kept(i, p) ? host_out0[i] : host_in[i]);
+        bad += got[i] != (m != full && m != striped_full && kept(i, p) ? host_out0[i] : host_in[i]);
       if (bad) {
-        std::printf("%-6s %-22s FAILED: %lld items wrong\n", mode_names[m], pattern_names[p], bad);
+        std::printf("%-12s %-22s FAILED: %lld items wrong\n", mode_names[m], pattern_names[p], bad);
         ++failures;
         continue;
       }
@@ -147,8 +185,8 @@ int main(int argc, char** argv) {
       std::sort(t.begin(), t.end());
       const double med = (t[9] + t[10]) / 2;
       if (m == full) full_ms = med;
-      std::printf("%-6s %-22s %8.4f ms  %5.3fx the copy's time\n", mode_names[m], m == full ? "-" : pattern_names[p], med,
-                  med / full_ms);
+      std::printf("%-12s %-22s %8.4f ms  %5.3fx the copy's time\n", mode_names[m],
+                  m == full || m == striped_full ? "-" : pattern_names[p], med, med / full_ms);
     }
   return failures ? 1 : 0;
 }
