@@ -152,7 +152,8 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
     expected.upload(test::reference_segmented_scan(host, host_flags, k, init, op));
     if (gaps_form) {
       // Without gaps: the CSR boundaries split into begins (all but the last) and ends
-      // (all but the first).
+      // (all but the first), as arrays of their own: bounds and bounds + 1 would do, but
+      // their reads would share lines in L2 and the row would not pay for two arrays.
       begins.upload(std::vector<long long>(offsets.begin(), offsets.end() - 1));
       ends.upload(std::vector<long long>(offsets.begin() + 1, offsets.end()));
       const test::begin_end ranges = test::with_gaps(offsets, ctx.seed ^ 0x4761);
