@@ -63,7 +63,7 @@ for tool in memcheck racecheck synccheck initcheck; do
              "test_select_ladder --gtest_filter=SelectLadder.int32_*:SelectLadder.*Int32" \
              "test_radix_sort --gtest_filter=RadixSortPublic/0.*:RadixSortPublic/5.*:RadixSort.*:RadixSortStress.*" \
              "test_radix_sort_ladder --gtest_filter=RadixSortLadder.uint32_*" \
-             "test_segmented_scan --gtest_filter=SegmentedScanPublic/0.*:SegmentedScanPublic/5.*:SegmentedScan.*:SegmentedScanStress.*:-*MoreThan2To31*" \
+             "test_segmented_scan --gtest_filter=FourByte/SegmentedScanPublic/0.*:EightByte/SegmentedScanPublic/2.*:SegmentedScan.*:SegmentedScanStress.*:-*MoreThan2To31*" \
              "test_segmented_scan_ladder --gtest_filter=SegmentedScanLadder.int32*"; do
     set -- $run
     bin=$1; shift

@@ -5,7 +5,9 @@
 // the 128-bit and the scalar path; in place; both call styles, a non-default stream,
 // CUDA-graph capture; bad offsets (nothing written, a clear error). Every result is
 // compared exactly with the CPU reference, with the output poisoned before the call.
-// Stalled tiles and the pipelined agent at every size: test_segmented_scan_agents.cu.
+// Every value type on every form, distribution and size (the typed suite):
+// test_segmented_scan_4byte.cu and test_segmented_scan_8byte.cu. Stalled tiles and the
+// pipelined agent at every size: test_segmented_scan_agents.cu.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -23,77 +25,6 @@
 
 namespace onepass::test {
 namespace {
-
-// Runs the three forms (flags, CSR offsets, keys) on one input, simple style, and checks
-// each against the reference.
-template <class T, class Op>
-void check_all_forms(long long n, segment_distribution d, kind k, T init, Op op, std::uint64_t seed) {
-  const auto values = random_vector<T>(n, seed);
-  const auto offsets = csr_offsets(segment_lengths(d, n, seed + 1));
-  const auto flags = head_flags_of(offsets, n);
-  const auto keys = keys_of<int>(offsets, n, seed + 2);
-  const auto want = reference_segmented_scan(values, flags, k, init, op);
-  const bool exclusive = k == kind::exclusive;
-  const index_t segments = static_cast<index_t>(offsets.size()) - 1;
-
-  device_buffer<T> in(values), out(n);
-  device_buffer<std::uint8_t> d_flags(flags);
-  device_buffer<long long> d_offsets(offsets);
-  device_buffer<int> d_keys(keys);
-
-  if (exclusive) {
-    segmented_exclusive_scan(in.get(), d_flags.get(), n, out.get(), init, op);
-  } else {
-    segmented_inclusive_scan(in.get(), d_flags.get(), n, out.get(), op);
-  }
-  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
-  expect_equal(want, out.download(), label<T>("flags", n, d, k));
-
-  out.poison();
-  const auto csr = csr_segments(d_offsets.get(), segments);
-  if (exclusive) {
-    segmented_exclusive_scan(in.get(), n, csr, out.get(), init, op);
-  } else {
-    segmented_inclusive_scan(in.get(), n, csr, out.get(), op);
-  }
-  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
-  expect_equal(want, out.download(), label<T>("offsets", n, d, k));
-
-  out.poison();
-  if (exclusive) {
-    exclusive_scan_by_key(d_keys.get(), in.get(), n, out.get(), init, op);
-  } else {
-    inclusive_scan_by_key(d_keys.get(), in.get(), n, out.get(), op);
-  }
-  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
-  expect_equal(want, out.download(), label<T>("keys", n, d, k));
-}
-
-template <class T>
-class SegmentedScanPublic : public ::testing::Test {};
-using SegmentedScanTypes = ::testing::Types<std::int32_t, std::uint32_t, long long, unsigned long long, float, double>;
-TYPED_TEST_SUITE(SegmentedScanPublic, SegmentedScanTypes);
-
-TYPED_TEST(SegmentedScanPublic, EveryFormDistributionAndSizeAgainstTheReference) {
-  ONEPASS_REQUIRE_GPU();
-  using T = TypeParam;
-  std::uint64_t seed = 100;
-  for (long long n : segmented_sizes<T>())
-    for (segment_distribution d : all_segment_distributions()) {
-      if (!worth_running(n, d)) continue;
-      check_all_forms<T>(n, d, kind::inclusive, T{}, plus{}, ++seed);
-      check_all_forms<T>(n, d, kind::exclusive, static_cast<T>(3), plus{}, ++seed);
-    }
-}
-
-TYPED_TEST(SegmentedScanPublic, MaximumInclusiveAndExclusive) {
-  ONEPASS_REQUIRE_GPU();
-  using T = TypeParam;
-  const long long n = std::min<long long>(300007, max_test_items());
-  check_all_forms<T>(n, segment_distribution::uniform_1_1000, kind::inclusive, T{}, maximum{}, 7);
-  check_all_forms<T>(n, segment_distribution::with_empty, kind::exclusive, std::numeric_limits<T>::lowest(),
-                     maximum{}, 8);
-}
 
 // The order of operands matters: composition of affine maps is not commutative.
 TEST(SegmentedScan, NonCommutativeOperator) {

@@ -1,10 +1,13 @@
 // What the production segmented scan's tests share (test_segmented_scan.cu: the public
-// API; test_segmented_scan_agents.cu: stalled tiles and the pipelined agent at every size,
-// two files so that they compile in parallel): the sizes, the check and its label, the
-// reference over a poisoned output, and the tuning that runs the pipelined agent everywhere.
+// API; test_segmented_scan_4byte.cu and _8byte.cu: the public API on every value type;
+// test_segmented_scan_agents.cu: stalled tiles and the pipelined agent at every size; four
+// files so that they compile in parallel): the sizes, the check and its label, the
+// reference over a poisoned output, the tuning that runs the pipelined agent everywhere,
+// and the three forms checked on one input (check_all_forms).
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <random>
 #include <string>
@@ -76,5 +79,50 @@ struct pipelined_everywhere {
     return t;
   }();
 };
+
+// Runs the three forms (flags, CSR offsets, keys) on one input, simple style, and checks
+// each against the reference.
+template <class T, class Op>
+void check_all_forms(long long n, segment_distribution d, kind k, T init, Op op, std::uint64_t seed) {
+  const auto values = random_vector<T>(n, seed);
+  const auto offsets = csr_offsets(segment_lengths(d, n, seed + 1));
+  const auto flags = head_flags_of(offsets, n);
+  const auto keys = keys_of<int>(offsets, n, seed + 2);
+  const auto want = reference_segmented_scan(values, flags, k, init, op);
+  const bool exclusive = k == kind::exclusive;
+  const index_t segments = static_cast<index_t>(offsets.size()) - 1;
+
+  device_buffer<T> in(values), out(n);
+  device_buffer<std::uint8_t> d_flags(flags);
+  device_buffer<long long> d_offsets(offsets);
+  device_buffer<int> d_keys(keys);
+
+  if (exclusive) {
+    segmented_exclusive_scan(in.get(), d_flags.get(), n, out.get(), init, op);
+  } else {
+    segmented_inclusive_scan(in.get(), d_flags.get(), n, out.get(), op);
+  }
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(want, out.download(), label<T>("flags", n, d, k));
+
+  out.poison();
+  const auto csr = csr_segments(d_offsets.get(), segments);
+  if (exclusive) {
+    segmented_exclusive_scan(in.get(), n, csr, out.get(), init, op);
+  } else {
+    segmented_inclusive_scan(in.get(), n, csr, out.get(), op);
+  }
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(want, out.download(), label<T>("offsets", n, d, k));
+
+  out.poison();
+  if (exclusive) {
+    exclusive_scan_by_key(d_keys.get(), in.get(), n, out.get(), init, op);
+  } else {
+    inclusive_scan_by_key(d_keys.get(), in.get(), n, out.get(), op);
+  }
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(want, out.download(), label<T>("keys", n, d, k));
+}
 
 }  // namespace onepass::test
