@@ -1,13 +1,12 @@
 // onepass-bench's segmented scan tables (declared in segmented_scan_bench.cuh): every
 // registry variant in every form it has (head flags, CSR offsets, keys, begin/end arrays
-// without and with gaps) on one input, each output checked exactly against the CPU reference before
-// it is timed, rates as fractions of the copy. Compiled once per element type
-// (segmented_scan_bench_<dtype>.cu).
+// without and with gaps) on one input, each output checked exactly against the CPU
+// reference before it is timed, rates as fractions of the copy. Compiled once per element
+// type (segmented_scan_bench_<dtype>.cu).
 //
 // One row per (variant, form), labelled "onepass (flags)", "onepass (offsets)",
-// "onepass (by key)", "onepass (begin/end)", "onepass (begin/end with gaps)": every form of
-// a table describes the
-// same segments, drawn by --dist from the tests' own generators
+// "onepass (by key)", "onepass (begin/end)", "onepass (begin/end with gaps)": every form
+// of a table describes the same segments, drawn by --dist from the tests' own generators
 // (tests/support/segmented_scan_reference.hpp), so the rows differ only in how a variant
 // is told where segments start. The offsets are the CSR boundaries of those lengths
 // (count + 1, covering every item), the keys int32, random per segment and different from
@@ -104,14 +103,14 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
   // (when a variant of the table has that form) begin/end arrays without and with gaps.
   std::vector<long long> offsets = test::csr_offsets(test::segment_lengths(dist, n, ctx.seed ^ 0x5E65));
   const long long segments = static_cast<long long>(offsets.size()) - 1;
-  bool gaps_form = false;
+  bool begin_end_forms = false;
   for (const planned_variant& v : c.variants)
     if (const auto* e = ladder::find_segmented_scan<T, Key, Op>(v.id); e != nullptr && e->run_begin_end != nullptr)
-      gaps_form = true;
+      begin_end_forms = true;
   // Values in, out and expected; flags, keys and boundaries; for begin/end arrays, both
   // pairs of arrays and the answer with gaps.
   require_device_memory(3.0 * n * sizeof(T) + (1.0 + sizeof(Key)) * n + 8.0 * (segments + 1) +
-                            (gaps_form ? 1.0 * n * sizeof(T) + 32.0 * segments : 0.0),
+                            (begin_end_forms ? 1.0 * n * sizeof(T) + 32.0 * segments : 0.0),
                         "'" + c.table + "'");
 
   const T init = value_from_bits<T>(splitmix64(ctx.seed ^ 0x1217));
@@ -120,9 +119,9 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
   device_array<std::uint8_t> flags(n);
   device_array<Key> keys(n);
   device_array<long long> bounds(segments + 1);
-  device_array<T> expected_gaps(gaps_form ? n : 0);
-  device_array<long long> begins(gaps_form ? segments : 0), ends(gaps_form ? segments : 0);
-  device_array<long long> gap_begins(gaps_form ? segments : 0), gap_ends(gaps_form ? segments : 0);
+  device_array<T> expected_gaps(begin_end_forms ? n : 0);
+  device_array<long long> begins(begin_end_forms ? segments : 0), ends(begin_end_forms ? segments : 0);
+  device_array<long long> gap_begins(begin_end_forms ? segments : 0), gap_ends(begin_end_forms ? segments : 0);
   long long gap_segments = 0;  // the arrays' count with gaps (with_gaps keeps every segment)
   // Variants whose head-flags form moves some items twice: their passes for these flags.
   std::map<std::string, double> flags_passes;
@@ -150,7 +149,7 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
     // The CSR segments cover every item, so the offsets form writes every item too and
     // all forms but begin/end with gaps have this one answer.
     expected.upload(test::reference_segmented_scan(host, host_flags, k, init, op));
-    if (gaps_form) {
+    if (begin_end_forms) {
       // Without gaps: the CSR boundaries split into begins (all but the last) and ends
       // (all but the first), as arrays of their own: bounds and bounds + 1 would do, but
       // their reads would share lines in L2 and the row would not pay for two arrays.
