@@ -57,8 +57,9 @@ TIMING_FIELDS = (
 RECORD_FIELDS = ("primitive", "variant", "dtype", "n", "params") + TIMING_FIELDS + ("verified",)
 
 # params.form of a segmented_scan record: head flags, CSR offsets, keys, begin/end arrays
-# with gaps ("begin_end", the older of the two) or without ("begin_end_no_gaps").
-SEGMENT_FORMS = ("flags", "offsets", "by_key", "begin_end", "begin_end_no_gaps")
+# with gaps ("begin_end", the older of the two), without ("begin_end_no_gaps"), or with
+# gaps whose items are copied from the input ("begin_end_gaps_copied").
+SEGMENT_FORMS = ("flags", "offsets", "by_key", "begin_end", "begin_end_no_gaps", "begin_end_gaps_copied")
 
 # pct_of_copy and pct_of_read are derived from gbps and the file's ceilings;
 # writers round differently, so allow this much relative slack.

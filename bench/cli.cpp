@@ -269,7 +269,8 @@ at it (one thread walking the array) run at their own size; the table says so. A
 histogram variant whose shared memory cannot hold --bins bins on this GPU is left out,
 with a note on stderr. A segmented_scan table has a row per variant and form
 ("onepass (flags)", "onepass (offsets)", "onepass (by key)", "onepass (begin/end)",
-"onepass (begin/end with gaps)"); --variant takes the ids.
+"onepass (begin/end with gaps)", "onepass (begin/end with gaps copied)"); --variant
+takes the ids.
 
 Exit status: 0 all results verified; 1 a result FAILED verification or an error
 occurred; 2 no usable CUDA device; 64 bad command line.

@@ -5,7 +5,8 @@ namespace onepass::bench {
 primitive_desc segmented_scan_primitive() {
   primitive_desc p{"segmented_scan",
                    "a scan that restarts at every segment, each variant in each of its forms: head flags, CSR "
-                   "offsets, keys, begin/end arrays without and with gaps (the ladder, onepass, CUB); rates are "
+                   "offsets, keys, begin/end arrays without and with gaps (gap items left alone or copied) (the "
+                   "ladder, onepass, CUB); rates are "
                    "fractions of the copy",
                    {"int32", "uint32", "int64", "uint64", "float", "double"},
                    {},

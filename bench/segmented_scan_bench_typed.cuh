@@ -1,11 +1,12 @@
 // onepass-bench's segmented scan tables (declared in segmented_scan_bench.cuh): every
 // registry variant in every form it has (head flags, CSR offsets, keys, begin/end arrays
-// without and with gaps) on one input, each output checked exactly against the CPU
+// without and with gaps, the gap items left alone or copied) on one input, each output checked exactly against the CPU
 // reference before it is timed, rates as fractions of the copy. Compiled once per element
 // type (segmented_scan_bench_<dtype>.cu).
 //
 // One row per (variant, form), labelled "onepass (flags)", "onepass (offsets)",
-// "onepass (by key)", "onepass (begin/end)", "onepass (begin/end with gaps)": every form
+// "onepass (by key)", "onepass (begin/end)", "onepass (begin/end with gaps)", "onepass
+// (begin/end with gaps copied)": every form
 // of a table describes the same segments, drawn by --dist from the tests' own generators
 // (tests/support/segmented_scan_reference.hpp), so the rows differ only in how a variant
 // is told where segments start. The offsets are the CSR boundaries of those lengths
@@ -14,7 +15,9 @@
 // arrays: "begin/end" as they are (each segment ends where the next begins, the CSR
 // boundaries split in two), "begin/end with gaps" each segment trimmed at its start, its
 // end or both with probability 1/2 (test::with_gaps): the items left in gaps are in no
-// segment, so the call writes only the rest and the check expects the poison in the gaps.
+// segment, so the call writes only the rest and the check expects the poison in the gaps;
+// "begin/end with gaps copied" the same arrays with gap_items::copied, the gaps' items
+// written with their input values.
 //
 // The values are the scan tables' (random_input of the same seed), not the tests'
 // random_vector: every partial sum of them stays exact in float at 2^28 items and beyond
@@ -24,9 +27,9 @@
 // Bytes, the minimum traffic: the values read and the outputs written (2 * n * sizeof(T))
 // plus the segment description read: a byte per item for flags, sizeof(Key) per item for
 // keys, 8 bytes per boundary (count + 1) for offsets, 16 bytes per segment (a begin and an
-// end) for begin/end. Gap items are read but not written; the rows with gaps are rated on
-// the same value bytes as the rows without gaps all the same, so that they compare with
-// them directly.
+// end) for begin/end. Gap items are read but not written (unless copied); the rows with
+// gaps are rated on the same value bytes as the rows without gaps all the same, so that
+// they compare with them directly.
 #pragma once
 
 #include <cstdint>
@@ -49,7 +52,8 @@ using segment_key = std::int32_t;
 
 // How a variant is told where segments start. begin_end_gaps is the begin/end arrays
 // with gaps between segments; its id is "begin_end" (the JSON's older name for it).
-enum class segment_form { flags, offsets, by_key, begin_end, begin_end_gaps };
+// begin_end_gaps_copied: the same arrays, the gap items copied from the input.
+enum class segment_form { flags, offsets, by_key, begin_end, begin_end_gaps, begin_end_gaps_copied };
 
 // params.form in the JSON.
 inline const char* form_id(segment_form f) {
@@ -59,6 +63,7 @@ inline const char* form_id(segment_form f) {
     case segment_form::by_key: return "by_key";
     case segment_form::begin_end: return "begin_end_no_gaps";
     case segment_form::begin_end_gaps: return "begin_end";
+    case segment_form::begin_end_gaps_copied: return "begin_end_gaps_copied";
   }
   return "";
 }
@@ -68,6 +73,7 @@ inline const char* form_label(segment_form f) {
     case segment_form::by_key: return "by key";
     case segment_form::begin_end: return "begin/end";
     case segment_form::begin_end_gaps: return "begin/end with gaps";
+    case segment_form::begin_end_gaps_copied: return "begin/end with gaps copied";
     default: return form_id(f);
   }
 }
@@ -82,6 +88,7 @@ inline std::vector<segment_form> forms_of(const ladder::segmented_scan_variant_i
     forms.push_back(segment_form::begin_end);
     forms.push_back(segment_form::begin_end_gaps);
   }
+  if (info.begin_end_gaps_copied) forms.push_back(segment_form::begin_end_gaps_copied);
   return forms;
 }
 
@@ -108,9 +115,9 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
     if (const auto* e = ladder::find_segmented_scan<T, Key, Op>(v.id); e != nullptr && e->run_begin_end != nullptr)
       begin_end_forms = true;
   // Values in, out and expected; flags, keys and boundaries; for begin/end arrays, both
-  // pairs of arrays and the answer with gaps.
+  // pairs of arrays and the answers with gaps (left alone, copied).
   require_device_memory(3.0 * n * sizeof(T) + (1.0 + sizeof(Key)) * n + 8.0 * (segments + 1) +
-                            (begin_end_forms ? 1.0 * n * sizeof(T) + 32.0 * segments : 0.0),
+                            (begin_end_forms ? 2.0 * n * sizeof(T) + 32.0 * segments : 0.0),
                         "'" + c.table + "'");
 
   const T init = value_from_bits<T>(splitmix64(ctx.seed ^ 0x1217));
@@ -119,7 +126,7 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
   device_array<std::uint8_t> flags(n);
   device_array<Key> keys(n);
   device_array<long long> bounds(segments + 1);
-  device_array<T> expected_gaps(begin_end_forms ? n : 0);
+  device_array<T> expected_gaps(begin_end_forms ? n : 0), expected_gaps_copied(begin_end_forms ? n : 0);
   device_array<long long> begins(begin_end_forms ? segments : 0), ends(begin_end_forms ? segments : 0);
   device_array<long long> gap_begins(begin_end_forms ? segments : 0), gap_ends(begin_end_forms ? segments : 0);
   long long gap_segments = 0;  // the arrays' count with gaps (with_gaps keeps every segment)
@@ -164,6 +171,10 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
       std::memset(want.data(), 0xA5, want.size() * sizeof(T));
       test::reference_segmented_scan(host, ranges.begin, ranges.end, k, init, op, want);
       expected_gaps.upload(want);
+      // Copied, the gaps hold the input.
+      want = host;
+      test::reference_segmented_scan(host, ranges.begin, ranges.end, k, init, op, want);
+      expected_gaps_copied.upload(want);
     }
   }
   offsets.clear();
@@ -188,7 +199,8 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
       std::vector<std::pair<std::string, param_value>> params = {
           {"table", c.table}, {"op", c.op}, {"kind", c.kind}, {"dist", c.dist}};
       params.emplace_back("form", std::string(form_id(form)));
-      params.emplace_back("segments", form == segment_form::begin_end_gaps ? gap_segments : segments);
+      const bool with_gaps = form == segment_form::begin_end_gaps || form == segment_form::begin_end_gaps_copied;
+      params.emplace_back("segments", with_gaps ? gap_segments : segments);
       const auto data_passes = flags_passes.find(v.id);
       params.emplace_back("passes", form == segment_form::flags && data_passes != flags_passes.end()
                                         ? data_passes->second
@@ -204,17 +216,23 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
           entry.run_by_key(keys.get(), in.get(), n, out.get(), kind, init, op, w, s);
         else if (form == segment_form::begin_end)
           entry.run_begin_end(in.get(), n, begins.get(), ends.get(), segments, out.get(), kind, init, op, w, s);
-        else
+        else if (form == segment_form::begin_end_gaps)
           entry.run_begin_end(in.get(), n, gap_begins.get(), gap_ends.get(), gap_segments, out.get(), kind, init, op,
                               w, s);
+        else
+          entry.run_begin_end_gaps_copied(in.get(), n, gap_begins.get(), gap_ends.get(), gap_segments, out.get(),
+                                          kind, init, op, w, s);
       };
-      const T* want = form == segment_form::begin_end_gaps ? expected_gaps.get() : expected.get();
+      const T* want = form == segment_form::begin_end_gaps          ? expected_gaps.get()
+                      : form == segment_form::begin_end_gaps_copied ? expected_gaps_copied.get()
+                                                                    : expected.get();
       std::string error;
       try {
-        if (form == segment_form::flags     ? entry.run_flags == nullptr
-            : form == segment_form::offsets ? entry.run_offsets == nullptr
-            : form == segment_form::by_key  ? entry.run_by_key == nullptr
-                                            : entry.run_begin_end == nullptr)
+        if (form == segment_form::flags                   ? entry.run_flags == nullptr
+            : form == segment_form::offsets               ? entry.run_offsets == nullptr
+            : form == segment_form::by_key                ? entry.run_by_key == nullptr
+            : form == segment_form::begin_end_gaps_copied ? entry.run_begin_end_gaps_copied == nullptr
+                                                          : entry.run_begin_end == nullptr)
           throw std::runtime_error(std::string("has no ") + form_label(form) + " form");
         // Poison the output: a variant that writes nothing (or skips items) cannot pass.
         ONEPASS_CUDA_TRY(cudaMemsetAsync(out.get(), 0xA5, out.bytes(), s));
@@ -237,7 +255,7 @@ std::vector<record> run_segmented_scan_table_with(const bench_case& c, bench_con
                                  : form == segment_form::offsets ? 8.0 * (segments + 1)
                                  : form == segment_form::by_key  ? 1.0 * sizeof(Key) * n
                                  : form == segment_form::begin_end ? 16.0 * segments
-                                                                   : 16.0 * gap_segments;
+                                                                   : 16.0 * gap_segments;  // both gap forms
       const double bytes = 2.0 * n * sizeof(T) + description;
       records.push_back(
           timed_record(c.primitive, label, c.dtype, n, std::move(params), t, bytes, ctx.copy_gbps, ctx.read_gbps));

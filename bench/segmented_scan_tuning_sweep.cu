@@ -1,6 +1,7 @@
 // segmented_scan_tuning_sweep — tries tile shapes of the production segmented scan (head
 // flags and scan by key) on several segment-length distributions, beside the production
-// offsets form (64-bit offsets: CSR, begin/end arrays without and with gaps, the simple
+// offsets form (64-bit offsets: CSR, begin/end arrays without and with gaps, their items
+// left alone or copied, the simple
 // style, the marking alone), the plain production scan, CUB's scan by key and the copy, all in one run;
 // every output verified before it is timed, timed like onepass-bench (bench/gpu.cuh).
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
@@ -15,9 +16,9 @@
 // head flags beside them, alternated twice; "cap" the production shape
 // with a __launch_bounds__ minimum of blocks per SM (3 for 4-byte values, 4 for 8-byte)
 // against none, for head flags, by key, CSR offsets and begin/end arrays, alternated three
-// times; "gaps" the offsets forms (CSR, begin/end, begin/end with gaps) through the
-// pipelined agent (production) against one tile per block, alternated twice, on every
-// distribution; "split" CSR and begin/end arrays (no gaps) with their marking and their
+// times; "gaps" the offsets forms (CSR, begin/end, begin/end with gaps, the gap items
+// left alone and copied) through the pipelined agent (production) against one tile per
+// block, alternated twice, on every distribution; "split" CSR and begin/end arrays (no gaps) with their marking and their
 // scan timed apart, and begin/end's scan through the gap-free code, alternated
 // twice, on every distribution; "marking" the marking kernel alone, production's shape
 // against others, on CSR, begin/end and begin/end with gaps; "thread_scan" the pipelined

@@ -200,19 +200,22 @@ struct sweep {
   }
 
   // The same segments, each trimmed at its start, its end or both with probability 1/2
-  // (test::with_gaps): real gaps between them, whose items out keeps. (Rated on the same
-  // bytes as the rows without gaps: the items in gaps are read, not written.)
+  // (test::with_gaps): real gaps between them, whose items out keeps (gap_items::untouched)
+  // or gets from in (gap_items::copied). (Rated on the same bytes as the rows without
+  // gaps: untouched, the items in gaps are read, not written.)
   template <class Row>
-  void gaps_row(const std::vector<long long>& offsets, const char* name) {
+  void gaps_row(const std::vector<long long>& offsets, const char* name, gap_items gaps = gap_items::untouched) {
     const auto ranges = test::with_gaps(offsets, 13);
-    std::vector<T> want_gaps(static_cast<std::size_t>(n));
-    std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // measure()'s poison
+    std::vector<T> want_gaps(values);
+    if (gaps == gap_items::untouched)
+      std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // measure()'s poison
     test::reference_segmented_scan(values, ranges.begin, ranges.end, test::kind::inclusive, T{}, plus{}, want_gaps);
     bench::device_array<long long> begins(static_cast<long long>(ranges.begin.size())),
         ends(static_cast<long long>(ranges.end.size()));
     begins.upload(ranges.begin);
     ends.upload(ranges.end);
-    const segment_offsets<long long> gap_segments{begins.get(), ends.get(), static_cast<index_t>(ranges.begin.size())};
+    const segment_offsets<long long> gap_segments{begins.get(), ends.get(), static_cast<index_t>(ranges.begin.size()),
+                                                  gaps};
     bench::device_array<unsigned char> ws(
         static_cast<long long>(onepass::detail::segmented_scan_plan<T, Row>::offsets_workspace_bytes(n)));
     const workspace w{ws.get(), ws.bytes()};
@@ -350,6 +353,8 @@ struct sweep {
         static_cast<long long>(onepass::detail::segmented_scan_plan<T>::offsets_workspace_bytes(n)));
     const workspace w{ws.get(), ws.bytes()};
     gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "offsets (begin/end, gaps)");
+    gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "offsets (begin/end, gaps copied)",
+                                                        gap_items::copied);
     const auto mark = time.run([&] { onepass::detail::mark_offsets<T, void>(d.csr, n, w, time.stream()); });
     std::printf("  %-24s %7.3f ms  %5.1f%% of the copy (offsets read)\n", "offsets: memset + mark", mark.median,
                 100 * (d.csr_bytes / mark.median / 1e6) / copy_gbps);
@@ -376,8 +381,10 @@ struct sweep {
       for (int round = 0; round < 2; ++round) {
         offsets_rows<tuning::default_segmented_scan_tuning<T>>(d, want, "CSR, production", "begin/end, production");
         gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "begin/end with gaps, production");
+        gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "gaps copied, production", gap_items::copied);
         offsets_rows<production_one_tile<T>>(d, want, "CSR, one tile per block", "begin/end, one tile per block");
         gaps_row<production_one_tile<T>>(offsets, "begin/end with gaps, one tile per block");
+        gaps_row<production_one_tile<T>>(offsets, "gaps copied, one tile per block", gap_items::copied);
       }
       return;
     }

@@ -254,8 +254,11 @@ class ValidateTest(unittest.TestCase):
         doc["records"][2]["params"].update(dist="all_32", form="begin_end_no_gaps", segments=1 << 15)
         doc["records"][2]["variant"] = "onepass (begin/end)"
         self.assertEqual(check_results.validate(doc), [])
+        doc["records"][2]["params"].update(dist="all_32", form="begin_end_gaps_copied", segments=1 << 15)
+        doc["records"][2]["variant"] = "onepass (begin/end with gaps copied)"
+        self.assertEqual(check_results.validate(doc), [])
         bad = {"form": ("keys", 'expected one of "flags", "offsets", "by_key", "begin_end", "begin_end_no_gaps", '
-                                'got "keys"'),
+                                '"begin_end_gaps_copied", got "keys"'),
                "segments": (-1, "must be >= 0")}
         for key, (value, fragment) in bad.items():
             doc = document()

@@ -1,6 +1,8 @@
 // The segmented scan example: the exercise from the material ([1,2,3 | 4,5 | 6] becomes
-// [1,3,6, 4,9, 6]) with head flags, with segment offsets and by key; then running totals
-// per customer over a day of orders sorted by customer, checked against a loop on the host.
+// [1,3,6, 4,9, 6]) with head flags, with segment offsets and by key; begin/end arrays that
+// leave items in no segment (kept as they are in out, or copied from the input); then
+// running totals per customer over a day of orders sorted by customer, checked against a
+// loop on the host.
 #include <onepass/segmented_scan.cuh>
 
 #include <cstdint>
@@ -39,6 +41,20 @@ int main() try {
   std::printf("[1,2,3 | 4,5 | 6] -> [1,3,6, 4,9, 6]: flags %s, offsets %s, keys %s\n", flags_ok ? "ok" : "WRONG",
               offsets_ok ? "ok" : "WRONG", keys_ok ? "ok" : "WRONG");
 
+  // Segments [0, 2) and [3, 5): items 2 and 5 are in none. By default out keeps what it
+  // held there; with gap_items::copied they get their input value (and every byte of out
+  // is written, which is faster where such gaps are many).
+  long long* begins = upload(std::vector<long long>{0, 3});
+  long long* ends = upload(std::vector<long long>{2, 5});
+  ONEPASS_CUDA_TRY(cudaMemcpy(out, std::vector<int>(6, -1).data(), 6 * sizeof(int), cudaMemcpyHostToDevice));
+  onepass::segmented_inclusive_scan(data, 6, onepass::segment_offsets<long long>{begins, ends, 2}, out);
+  const bool gaps_kept_ok = download(out, 6) == std::vector<int>{1, 3, -1, 4, 9, -1};
+  onepass::segmented_inclusive_scan(
+      data, 6, onepass::segment_offsets<long long>{begins, ends, 2, onepass::gap_items::copied}, out);
+  const bool gaps_copied_ok = download(out, 6) == std::vector<int>{1, 3, 3, 4, 9, 6};
+  std::printf("[1,2] 3 [4,5] 6 -> [1,3,-1, 4,9,-1] with out's -1 kept %s, [1,3,3, 4,9,6] with gaps copied %s\n",
+              gaps_kept_ok ? "ok" : "WRONG", gaps_copied_ok ? "ok" : "WRONG");
+
   // Running totals per customer: orders sorted by customer, amounts in cents.
   const long long n = 10000000;
   std::vector<int> customer(n), cents(n);
@@ -63,10 +79,11 @@ int main() try {
   std::printf("running totals of %lld orders per customer: %s\n", n, totals_ok ? "matches the host" : "WRONG");
 
   for (void* p : {static_cast<void*>(data), static_cast<void*>(out), static_cast<void*>(flags),
-                  static_cast<void*>(offsets), static_cast<void*>(keys), static_cast<void*>(d_customer),
+                  static_cast<void*>(offsets), static_cast<void*>(keys), static_cast<void*>(begins),
+                  static_cast<void*>(ends), static_cast<void*>(d_customer),
                   static_cast<void*>(d_cents), static_cast<void*>(d_totals)})
     cudaFree(p);
-  return flags_ok && offsets_ok && keys_ok && totals_ok ? 0 : 1;
+  return flags_ok && offsets_ok && keys_ok && gaps_kept_ok && gaps_copied_ok && totals_ok ? 0 : 1;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "%s\n", e.what());
   return 2;

@@ -1,5 +1,6 @@
 // The production segmented scan through its public API: head flags (uint8 and bool), segment
-// offsets (CSR and begin/end with gaps, empty segments), scan by key; inclusive and
+// offsets (CSR and begin/end with gaps, empty segments; gap items left alone or copied
+// from the input), scan by key; inclusive and
 // exclusive; sum, max and a non-commutative operator; six arithmetic types; every segment
 // length distribution; sizes 0, 1, the warp and tile edges, random sizes and 2^24 + 3;
 // the 128-bit and the scalar path; in place; both call styles, a non-default stream,
@@ -79,6 +80,15 @@ TEST(SegmentedScan, OtherFlagTypesAndAnUnsetFirstFlag) {
   expect_equal(want, out.download(), "int flags");
 }
 
+// The simple-style offsets call of kind k (init for exclusive scans).
+template <class T>
+void scan_offsets(const T* in, long long n, const segment_offsets<long long>& segs, T* out, kind k, T init) {
+  if (k == kind::exclusive)
+    segmented_exclusive_scan(in, n, segs, out, init);
+  else
+    segmented_inclusive_scan(in, n, segs, out);
+}
+
 // begin/end offsets with gaps before, between and after the segments, empty segments:
 // items in no segment keep what out held.
 template <class T>
@@ -89,11 +99,7 @@ void check_gaps(long long n, segment_distribution d, kind k, std::uint64_t seed)
   device_buffer<T> in(values), out(n);
   device_buffer<long long> b(ranges.begin), e(ranges.end);
   const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size())};
-  if (k == kind::exclusive) {
-    segmented_exclusive_scan(in.get(), n, segs, out.get(), T{2});
-  } else {
-    segmented_inclusive_scan(in.get(), n, segs, out.get());
-  }
+  scan_offsets(in.get(), n, segs, out.get(), k, T{2});
   expect_equal(want, out.download(), label<T>("gaps", n, d, k));
 }
 
@@ -105,6 +111,122 @@ TEST(SegmentedScan, OffsetsWithGapsLeaveUncoveredItemsAlone) {
     for (segment_distribution d : all_segment_distributions()) {
       check_gaps<int>(n, d, kind::inclusive, ++seed);
       check_gaps<double>(n, d, kind::exclusive, ++seed);
+    }
+  }
+}
+
+// The same with segments.gaps = gap_items::copied: out is the input with each segment's
+// scan in place of its items. Begin/end arrays (both agents: sizes up to 2^22), CSR
+// offsets whose window leaves items before and after it, in place, the workspace style,
+// and misaligned pointers (the one-tile kernel's scalar path).
+template <class T>
+std::vector<T> reference_gaps_copied(const std::vector<T>& values, const std::vector<long long>& begin,
+                                     const std::vector<long long>& end, kind k, T init) {
+  std::vector<T> want = values;
+  reference_segmented_scan(values, begin, end, k, init, plus{}, want);
+  return want;
+}
+
+template <class T>
+void check_gaps_copied(long long n, segment_distribution d, kind k, std::uint64_t seed) {
+  const auto values = random_vector<T>(n, seed);
+  const auto offsets = csr_offsets(segment_lengths(d, n, seed + 1));
+  const auto ranges = with_gaps(offsets, seed + 2);
+  const T init{3};
+  device_buffer<T> in(values), out(n);
+  device_buffer<long long> b(ranges.begin), e(ranges.end);
+  const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size()),
+                                        gap_items::copied};
+  const auto want = reference_gaps_copied(values, ranges.begin, ranges.end, k, init);
+  scan_offsets(in.get(), n, segs, out.get(), k, init);
+  expect_equal(want, out.download(), label<T>("gaps copied", n, d, k));
+
+  // In place: the same result.
+  device_buffer<T> data(values);
+  scan_offsets(data.get(), n, segs, data.get(), k, init);
+  expect_equal(want, data.download(), label<T>("gaps copied in place", n, d, k));
+
+  // CSR offsets over the middle of the array: the window's edges are copied.
+  const long long lo = n / 5, hi = n - n / 7;
+  std::vector<long long> window = {lo};
+  for (long long x : csr_offsets(segment_lengths(d, hi - lo, seed + 3)))
+    if (x > 0) window.push_back(lo + x);
+  if (window.size() == 1) window.push_back(lo);  // an empty window: one empty segment
+  device_buffer<long long> d_window(window);
+  const std::vector<long long> begins(window.begin(), window.end() - 1), ends(window.begin() + 1, window.end());
+  out.poison();
+  scan_offsets(in.get(), n, csr_segments(d_window.get(), static_cast<index_t>(begins.size()), gap_items::copied),
+               out.get(), k, init);
+  expect_equal(reference_gaps_copied(values, begins, ends, k, init), out.download(),
+               label<T>("CSR window, gaps copied", n, d, k));
+}
+
+TEST(SegmentedScan, OffsetsWithGapsCopiedFromTheInput) {
+  ONEPASS_REQUIRE_GPU();
+  std::uint64_t seed = 5100;
+  for (long long n : segmented_sizes<int>()) {
+    if (n > (1 << 22)) continue;
+    for (segment_distribution d : all_segment_distributions()) {
+      check_gaps_copied<int>(n, d, kind::inclusive, ++seed);
+      check_gaps_copied<int>(n, d, kind::exclusive, ++seed);
+      check_gaps_copied<double>(n, d, kind::inclusive, ++seed);
+      check_gaps_copied<double>(n, d, kind::exclusive, ++seed);
+    }
+  }
+}
+
+// Copied gap items on the paths the test above does not reach: no segment at all (out
+// becomes a copy of in; in place, nothing changes), the workspace style on a stream,
+// misaligned values (scalar loads and stores), and 2^24 + 3 items (the pipelined agent
+// under the production tuning).
+TEST(SegmentedScan, GapsCopiedWithoutSegmentsUnalignedAndLarge) {
+  ONEPASS_REQUIRE_GPU();
+  {
+    const long long n = std::min<long long>(70001, max_test_items());
+    const auto values = random_vector<int>(n, 61);
+    device_buffer<int> in(values), out(n);
+    device_buffer<long long> off(std::vector<long long>{0});
+    segmented_inclusive_scan(in.get(), n, csr_segments(off.get(), 0, gap_items::copied), out.get());
+    expect_equal(values, out.download(), "no segment, simple style");
+    out.poison();
+    const auto none = csr_segments(off.get(), 0, gap_items::copied);
+    device_buffer<unsigned char> ws(static_cast<long long>(segmented_scan_workspace_bytes<int>(n, none)));
+    segmented_exclusive_scan(in.get(), n, none, out.get(), 5, plus{},
+                             workspace{ws.get(), static_cast<std::size_t>(ws.size())}, nullptr);
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    expect_equal(values, out.download(), "no segment, workspace style");
+    segmented_inclusive_scan(in.get(), n, csr_segments(off.get(), 0, gap_items::copied), in.get());
+    expect_equal(values, in.download(), "no segment, in place");
+  }
+  std::uint64_t seed = 6200;
+  for (long long n : {(1ll << 20) + 9, (1ll << 24) + 3}) {
+    if (n > max_test_items()) continue;
+    for (segment_distribution d : {segment_distribution::all_32, segment_distribution::with_empty,
+                                   segment_distribution::power_law, segment_distribution::one_segment}) {
+      const auto values = random_vector<int>(n + 1, ++seed);
+      const std::vector<int> body(values.begin() + 1, values.end());
+      seed += 2;
+      const auto ranges = with_gaps(csr_offsets(segment_lengths(d, n, seed)), seed + 1);
+      device_buffer<long long> b(ranges.begin), e(ranges.end);
+      const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size()),
+                                            gap_items::copied};
+      const auto want = reference_gaps_copied(body, ranges.begin, ranges.end, kind::exclusive, 9);
+      device_buffer<int> in(values), out(n + 1);
+      // Misaligned: items start 4 bytes into the allocations.
+      segmented_exclusive_scan(in.get() + 1, n, segs, out.get() + 1, 9);
+      auto got = out.download();
+      got.erase(got.begin());
+      expect_equal(want, got, label<int>("gaps copied, misaligned", n, d, kind::exclusive));
+      // Aligned, the workspace style on a stream of its own.
+      device_buffer<int> aligned_in(body), aligned_out(n);
+      device_buffer<unsigned char> ws(static_cast<long long>(segmented_scan_workspace_bytes<int>(n, segs)));
+      cudaStream_t stream;
+      ONEPASS_CHECK_CUDA(cudaStreamCreate(&stream));
+      segmented_exclusive_scan(aligned_in.get(), n, segs, aligned_out.get(), 9, plus{},
+                               workspace{ws.get(), static_cast<std::size_t>(ws.size())}, stream);
+      ONEPASS_CHECK_CUDA(cudaStreamSynchronize(stream));
+      ONEPASS_CHECK_CUDA(cudaStreamDestroy(stream));
+      expect_equal(want, aligned_out.download(), label<int>("gaps copied, workspace style", n, d, kind::exclusive));
     }
   }
 }

@@ -2,7 +2,7 @@
 // test_segmented_scan.cu, a file of its own so that the two compile in parallel): tiles
 // stalled so that the lookback must wait for them, in both agents; the pipelined agent at
 // every size for every form (head flags, keys of three widths, CSR and begin/end offsets
-// with gaps), its thread items scanned in groups, its headless tiles. Every result is
+// with gaps, left alone or copied), its thread items scanned in groups, its headless tiles. Every result is
 // compared exactly with the CPU reference, with the output poisoned before the call.
 #include <cuda_runtime_api.h>
 
@@ -170,6 +170,26 @@ void check_pipelined(long long n, segment_distribution d, kind k, std::uint64_t 
                                                                     nullptr);
   ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
   expect_equal(want_in_place, data.download(), label<T>("pipelined gaps in place", n, d, k));
+
+  // Gap items copied from the input (gaps_copied): the in-place result, out of place, and
+  // in place again.
+  segment_offsets<long long> copied = segs;
+  copied.gaps = gap_items::copied;
+  run([&](auto ex) {
+    onepass::detail::segmented_scan_offsets_dispatch<decltype(ex)::value, Tuning>(in.get(), n, out.get(), copied,
+                                                                                   init, plus{}, w, nullptr);
+  });
+  expect_equal(want_in_place, out.download(), label<T>("pipelined gaps copied", n, d, k));
+  data.upload(values);
+  fill_with_stale_descriptors(ws);
+  if (exclusive)
+    onepass::detail::segmented_scan_offsets_dispatch<true, Tuning>(data.get(), n, data.get(), copied, init, plus{}, w,
+                                                                   nullptr);
+  else
+    onepass::detail::segmented_scan_offsets_dispatch<false, Tuning>(data.get(), n, data.get(), copied, init, plus{},
+                                                                    w, nullptr);
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_equal(want_in_place, data.download(), label<T>("pipelined gaps copied in place", n, d, k));
 }
 
 template <class T>

@@ -43,12 +43,13 @@ ladder::scan_kind to_ladder(kind k) {
   return k == kind::inclusive ? ladder::scan_kind::inclusive : ladder::scan_kind::exclusive;
 }
 
-enum class form { head_flags, offsets, by_key, begin_end };
+enum class form { head_flags, offsets, by_key, begin_end, begin_end_gaps_copied };
 const char* form_name(form f) {
-  return f == form::head_flags ? "head flags"
-         : f == form::offsets  ? "offsets"
-         : f == form::by_key   ? "by key"
-                               : "begin/end";
+  return f == form::head_flags  ? "head flags"
+         : f == form::offsets   ? "offsets"
+         : f == form::by_key    ? "by key"
+         : f == form::begin_end ? "begin/end"
+                                : "begin/end, gaps copied";
 }
 
 // Items after out's end that must keep their poison.
@@ -108,6 +109,10 @@ void run_form(const ladder::segmented_scan_entry<T, Key, Op>& v, form f, const s
       v.run_begin_end(in, s.n(), s.d_begins.get(), s.d_ends.get(), static_cast<index_t>(s.gaps.begin.size()), out,
                       to_ladder(k), init, Op{}, ws, nullptr);
       break;
+    case form::begin_end_gaps_copied:
+      v.run_begin_end_gaps_copied(in, s.n(), s.d_begins.get(), s.d_ends.get(),
+                                  static_cast<index_t>(s.gaps.begin.size()), out, to_ladder(k), init, Op{}, ws, nullptr);
+      break;
   }
 }
 
@@ -129,7 +134,8 @@ void check_segmented_scan_ladder(std::uint64_t seed) {
       for (kind k : {kind::inclusive, kind::exclusive}) {
         const std::vector<T> want = reference_segmented_scan(s.values, s.flags, k, init, Op{});
         // The begin/end form writes its segments only: the gaps keep the poison out of
-        // place, and in place (out a copy of in) the input.
+        // place, and in place (out a copy of in) the input; with its gap items copied,
+        // the input in both.
         std::vector<T> want_gaps(static_cast<std::size_t>(n));
         std::memset(want_gaps.data(), 0xA5, want_gaps.size() * sizeof(T));  // device_buffer's poison
         std::vector<T> want_gaps_in_place = s.values;
@@ -137,9 +143,10 @@ void check_segmented_scan_ladder(std::uint64_t seed) {
         reference_segmented_scan(s.values, s.gaps.begin, s.gaps.end, k, init, Op{}, want_gaps_in_place);
         for (const auto& v : registry) {
           device_buffer<unsigned char> ws(static_cast<long long>(v.workspace_bytes(n)));
-          for (form f : {form::head_flags, form::offsets, form::by_key, form::begin_end}) {
+          for (form f : {form::head_flags, form::offsets, form::by_key, form::begin_end, form::begin_end_gaps_copied}) {
             if ((f == form::head_flags && !v.run_flags) || (f == form::offsets && !v.run_offsets) ||
-                (f == form::by_key && !v.run_by_key) || (f == form::begin_end && !v.run_begin_end))
+                (f == form::by_key && !v.run_by_key) || (f == form::begin_end && !v.run_begin_end) ||
+                (f == form::begin_end_gaps_copied && !v.run_begin_end_gaps_copied))
               continue;
             // In place across the production tile's edge; out of place always.
             for (bool in_place : {false, true}) {
@@ -156,8 +163,10 @@ void check_segmented_scan_ladder(std::uint64_t seed) {
               const std::string past_end = first_written(got, static_cast<std::size_t>(n));
               EXPECT_TRUE(past_end.empty()) << "wrote past the end: " << past_end;
               got.resize(static_cast<std::size_t>(n));
-              const std::vector<T>& expected =
-                  f != form::begin_end ? want : in_place ? want_gaps_in_place : want_gaps;
+              const std::vector<T>& expected = f == form::begin_end_gaps_copied ? want_gaps_in_place
+                                               : f != form::begin_end             ? want
+                                               : in_place                         ? want_gaps_in_place
+                                                                                  : want_gaps;
               const std::string diff = first_difference(expected, got);
               EXPECT_TRUE(diff.empty()) << diff;
             }
@@ -201,6 +210,10 @@ TEST(SegmentedScanLadderRegistry, LadderOrderAndForms) {
   EXPECT_FALSE(infos[2].offsets);
   EXPECT_TRUE(infos[2].by_key);
   EXPECT_FALSE(infos[2].begin_end);
+  // Gap items copied: production's begin/end form only.
+  EXPECT_FALSE(infos[0].begin_end_gaps_copied);
+  EXPECT_TRUE(infos[1].begin_end_gaps_copied);
+  EXPECT_FALSE(infos[2].begin_end_gaps_copied);
   for (const auto& info : infos) EXPECT_GT(std::string(info.summary).size(), 10u) << info.id;
 
   const auto& registry = ladder::segmented_scan_registry<int, Key, plus>();
@@ -219,6 +232,7 @@ TEST(SegmentedScanLadderRegistry, LadderOrderAndForms) {
     EXPECT_EQ(e.run_offsets != nullptr, e.offsets);
     EXPECT_EQ(e.run_by_key != nullptr, e.by_key);
     EXPECT_EQ(e.run_begin_end != nullptr, e.begin_end);
+    EXPECT_EQ(e.run_begin_end_gaps_copied != nullptr, e.begin_end_gaps_copied);
     EXPECT_EQ((ladder::find_segmented_scan<int, Key, plus>(infos[i].id)), &e);
   }
   EXPECT_EQ((ladder::find_segmented_scan<int, Key, plus>("no_such_variant")), nullptr);
@@ -333,6 +347,9 @@ TEST(SegmentedScanLadderRegistry, EmptyInputIsAccepted) {
     if (v.run_by_key) EXPECT_NO_THROW(v.run_by_key(nullptr, nullptr, 0, nullptr, inc, 0, plus{}, {}, nullptr));
     if (v.run_begin_end)
       EXPECT_NO_THROW(v.run_begin_end(nullptr, 0, nullptr, nullptr, 0, nullptr, inc, 0, plus{}, {}, nullptr));
+    if (v.run_begin_end_gaps_copied)
+      EXPECT_NO_THROW(
+          v.run_begin_end_gaps_copied(nullptr, 0, nullptr, nullptr, 0, nullptr, inc, 0, plus{}, {}, nullptr));
   }
 }
 

@@ -1,5 +1,5 @@
 // The segmented scan without a GPU: the argument checks that run before anything is
-// enqueued (every form, both call styles), the pair operator's associativity, the error
+// enqueued (every form, both call styles, the gap_items choice), the pair operator's associativity, the error
 // word's encoding, the CSR window's store mask, which sources the pipelined agent takes,
 // the warp_head_flags variant's passes as onepass-bench reports them, and the CPU
 // reference and input generators the GPU tests and onepass-bench rely on.
@@ -66,11 +66,43 @@ TEST(SegmentedScanValidation, SegmentOffsetsArguments) {
       "segments.end", "null");
   expect_rejected([&] { check_segment_offsets(segment_offsets<long long>{off, nullptr, 5}, n); }, "segments.end",
                   "null");
-  // csr_segments: end is begin + 1.
+  // What becomes of items in no segment: one of the two gap_items values.
+  const auto bad_gaps = static_cast<gap_items>(7);
+  expect_rejected(
+      [&] { segmented_inclusive_scan(fake_in(), n, segment_offsets<long long>{off, off + 1, 5, bad_gaps}, fake_out()); },
+      "segments.gaps", "neither");
+  expect_rejected([&] { check_segment_offsets(segment_offsets<long long>{off, off + 1, 5, bad_gaps}, n); },
+                  "segments.gaps", "neither");
+  // csr_segments: end is begin + 1; gap items untouched unless asked.
   const auto csr = csr_segments(off, 7);
   EXPECT_EQ(csr.begin, off);
   EXPECT_EQ(csr.end, off + 1);
   EXPECT_EQ(csr.count, 7);
+  EXPECT_EQ(csr.gaps, gap_items::untouched);
+  EXPECT_EQ(csr_segments(off, 7, gap_items::copied).gaps, gap_items::copied);
+  EXPECT_EQ((segment_offsets<long long>{off, off, 3}.gaps), gap_items::untouched);
+}
+
+// Which kernels may leave items of out unwritten: the offsets forms' sources, unless
+// wrapped to copy their gap items.
+TEST(SegmentedScanValidation, GapItemsCopiedSources) {
+  using onepass::detail::bitmap_heads;
+  using onepass::detail::csr_bitmap_heads;
+  using onepass::detail::flag_heads;
+  using onepass::detail::gaps_copied;
+  using onepass::detail::heads_copy_gaps;
+  using onepass::detail::heads_leave_gaps;
+  static_assert(heads_leave_gaps<bitmap_heads>);
+  static_assert(heads_leave_gaps<csr_bitmap_heads<long long>>);
+  static_assert(!heads_leave_gaps<flag_heads<std::uint8_t>>);
+  static_assert(!heads_leave_gaps<gaps_copied<bitmap_heads>>);
+  static_assert(!heads_leave_gaps<gaps_copied<csr_bitmap_heads<int>>>);
+  static_assert(heads_copy_gaps<gaps_copied<bitmap_heads>>::value);
+  static_assert(!heads_copy_gaps<bitmap_heads>::value);
+  // The wrapper keeps the source's kind of heads (and so its descriptors and kernels).
+  static_assert(gaps_copied<bitmap_heads>::has_gaps && gaps_copied<bitmap_heads>::pipelined);
+  static_assert(gaps_copied<csr_bitmap_heads<int>>::has_window && !gaps_copied<csr_bitmap_heads<int>>::has_gaps);
+  SUCCEED();
 }
 
 TEST(SegmentedScanValidation, Workspace) {

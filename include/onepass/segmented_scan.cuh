@@ -10,7 +10,14 @@
 //       segments = segment_offsets<Offset>{begin, end, count} (or csr_segments(offsets,
 //       count) for one array of count + 1 boundaries): segment s is [begin[s], end[s]).
 //       Segments are in order and do not overlap; they may be empty, and items in no
-//       segment are left as they are in out (not written).
+//       segment are left as they are in out (not written), or, with segments.gaps =
+//       gap_items::copied (csr_segments(offsets, count, gap_items::copied)), written with
+//       their input value (in place, the same result). Copying writes every 32-byte
+//       sector of out whole, never part of one: faster where segments and gaps are short
+//       (H200, onepass-bench: int32 1.07-1.12x, 8-byte values 1.04-1.18x on one-item or
+//       power-law segments), slower where gaps are long and their bytes would not have
+//       been written (one long trimmed segment: 8-byte values 0.79x); see
+//       docs/perf/segmented_scan.md, "Gap items copied from the input".
 //   keys:        inclusive_scan_by_key(keys, in, n, out[, op[, eq]][, stream])
 //                exclusive_scan_by_key(keys, in, n, out, init[, op[, eq]][, stream])
 //       each run of consecutive equal keys (eq, default onepass::equal_to) is a segment.

@@ -168,6 +168,33 @@ struct scan_pipeline_layout {
       *reinterpret_cast<uint4*>(stage + chunk_offset(tid * thread_chunks + j)) = chunk;
     }
   }
+  // As write_blocked, except the items whose bit is set in `keep` (bit i: the thread's
+  // item i), whose slots keep what they hold: a chunk with some of them is read back and
+  // merged, so every chunk is still one 16-byte store.
+  static __device__ ONEPASS_FORCEINLINE void write_blocked_except(unsigned char* stage,
+                                                                  const T (&items)[ItemsPerThread], unsigned keep) {
+    const int tid = static_cast<int>(threadIdx.x);
+    constexpr unsigned chunk_mask = (1u << vector) - 1u;
+#pragma unroll
+    for (int j = 0; j < thread_chunks; ++j) {
+      unsigned char* const at = stage + chunk_offset(tid * thread_chunks + j);
+      const unsigned kept = (keep >> (j * vector)) & chunk_mask;
+      T merged[vector];
+#pragma unroll
+      for (int i = 0; i < vector; ++i) merged[i] = items[j * vector + i];
+      if (kept != 0) {
+        T old[vector];
+        const uint4 held = *reinterpret_cast<const uint4*>(at);
+        std::memcpy(old, &held, 16);
+#pragma unroll
+        for (int i = 0; i < vector; ++i)
+          if ((kept >> i) & 1u) merged[i] = old[i];
+      }
+      uint4 chunk;
+      std::memcpy(&chunk, merged, 16);
+      *reinterpret_cast<uint4*>(at) = chunk;
+    }
+  }
 
   // Stores the stage as tile `tile` of `out` (n items in all): consecutive threads,
   // consecutive 16-byte chunks; a partial last tile in a loop of its own (see

@@ -280,6 +280,28 @@ __device__ ONEPASS_FORCEINLINE void store_covered_striped(T* dst, unsigned uncov
   }
 }
 
+// As store_covered_striped, for a source that copies its gap items (gaps_copied): every
+// item below `valid` is written, the uncovered ones with their value in src (read by the
+// lane that writes it, so src may be dst: in place).
+template <int N, class T, class ItemAt>
+__device__ ONEPASS_FORCEINLINE void store_striped_copying_gaps(T* dst, const T* src, unsigned uncovered,
+                                                               long long valid, ItemAt item_at) {
+  static_assert(32 % N == 0, "a store's 32 items span whole threads' items");
+  const int lane = lane_id();
+  // Every load before the first store: src may be dst, so a load after a store could not
+  // be moved ahead of it, and each would wait its own round trip.
+  T x[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const int at = j * 32 + lane;
+    const unsigned owner_uncovered = __shfl_sync(full_warp_mask, uncovered, j * (32 / N) + lane / N);
+    x[j] = (at < valid && ((owner_uncovered >> (lane % N)) & 1u)) ? src[at] : item_at(j);
+  }
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (j * 32 + lane < valid) dst[j * 32 + lane] = x[j];
+}
+
 // After the block scan (and the tile's lookback where needed): folds into the items
 // before the thread's first head what comes before them — the thread's prefix within the
 // tile, and the tile's prefix when nothing in the tile before the thread's first item is
@@ -338,6 +360,8 @@ __device__ ONEPASS_FORCEINLINE unsigned finish_thread_segments(T (&items)[N], co
 // A source with `has_window` (and no gaps) covers one contiguous range of items, given by
 // window_begin() / window_end() (device loads): the kernels scan every item as if all were
 // covered and write only the items inside the window.
+// The offsets forms' sources wrapped in gaps_copied (below) have `copies_gaps` true: the
+// kernels then write every item, those in no segment with their input value.
 
 #if defined(__CUDACC__)
 // flags[i] converting to true: item i begins a segment.
@@ -957,6 +981,25 @@ struct segmented_scan_shared {
   index_t tile;
 };
 
+// A source of the offsets form (bitmap_heads, csr_bitmap_heads) whose items in no segment
+// are written with their input value (onepass::gap_items::copied) instead of being left
+// as they are in out: the kernels store every item, whole 16-byte chunks where aligned,
+// and never a partly written 32-byte sector (which the memory system completes with a read
+// of out: docs/perf/segmented_scan.md, "Gap items copied from the input").
+template <class Source>
+struct gaps_copied : Source {
+  static_assert(Source::has_gaps || Source::has_window, "only the offsets forms leave items in no segment");
+  static constexpr bool copies_gaps = true;
+};
+template <class Heads, class = void>
+struct heads_copy_gaps : std::false_type {};
+template <class Heads>
+struct heads_copy_gaps<Heads, std::enable_if_t<Heads::copies_gaps>> : std::true_type {};
+// Whether a kernel must leave some items of `out` unwritten: the offsets forms, unless
+// they copy their gap items.
+template <class Heads>
+inline constexpr bool heads_leave_gaps = (Heads::has_gaps || Heads::has_window) && !heads_copy_gaps<Heads>::value;
+
 // Whether a head source prefetches its own bytes into L2 beside the values (scan by key's
 // keys, head flags; not the bitmaps, a 64th of 8-byte values' bytes and read once a tile).
 template <class Heads, class = void>
@@ -1133,6 +1176,13 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   if (!warp_has_gaps) {
     exchange.blocked_to_striped(items, items);
     store_vector_striped<32, V>(out + warp_begin, items, lane, warp_valid);
+  } else if constexpr (heads_copy_gaps<Heads>::value) {
+    // A warp holding items in no segment, asked to copy them: every item in the striped
+    // order, those items read again from `in` (coalesced, 32 consecutive items a load).
+    exchange.save_blocked(items);
+    __syncwarp();
+    store_striped_copying_gaps<N>(out + warp_begin, in + warp_begin, uncovered, warp_valid,
+                                  [&](int j) { return exchange.element(j * 32 + lane); });
   } else if constexpr (Heads::has_gaps || Heads::has_window) {
     // A warp holding items outside every segment: item by item in the striped order, 32
     // consecutive items a store, read from the exchange's slots, those items left as they

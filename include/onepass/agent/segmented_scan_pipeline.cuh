@@ -25,7 +25,8 @@
 // reads, striped 16-byte stores from the stage. In a tile holding items in no segment
 // (gaps: begin/end arrays, or outside CSR offsets' window) each warp stores its own items,
 // item by item in the striped order where it holds such items, leaving them as they are
-// in `out` (store_warp_items).
+// in `out` (store_warp_items); or, asked to copy them (gaps_copied), the scan leaves
+// their input values in the stage and the tile is stored whole.
 //
 // No deadlock, by the plain pipeline's argument: a block claims tiles in increasing
 // order, and the smallest tile without a published prefix finds only PREFIXes below it.
@@ -124,7 +125,9 @@ __global__ void __launch_bounds__(BlockThreads,
   __shared__ index_t claimed[S];
   __shared__ pair tile_prefix;
   __shared__ index_t window[2];  // a has_window source's covered items
-  constexpr bool gap_form = Heads::has_gaps || Heads::has_window;  // items may be in no segment
+  // Items may be in no segment, and out keeps what it held there (else gaps_copied: such
+  // items keep their input value in the stage, and every tile is stored whole).
+  constexpr bool gap_form = heads_leave_gaps<Heads>;
 
   const Heads source = block_view_of(given_source);  // (its loads beside ok()'s)
   if (!source.ok()) return;  // uniform: every block returns, none waits on another
@@ -284,7 +287,10 @@ __global__ void __launch_bounds__(BlockThreads,
                        items, h, reduced_a.has_thread_prefix, reduced_a.thread_prefix, tile_prefix, init, op);
     if constexpr (Heads::has_window)
       uncovered = outside_window<N>(tile * layout::tile_items + static_cast<index_t>(tid) * N, window[0], window[1]);
-    layout::write_blocked(stage_at(a), items);
+    if constexpr (heads_copy_gaps<Heads>::value)
+      layout::write_blocked_except(stage_at(a), items, uncovered);  // gap items: their input, loaded at C
+    else
+      layout::write_blocked(stage_at(a), items);
     bool warp_has_gaps = false;  // gap forms store warp by warp (store_warp_items)
     if constexpr (gap_form) warp_has_gaps = __any_sync(full_warp_mask, uncovered != 0);
     __syncthreads();  // the scanned tile is in stage a

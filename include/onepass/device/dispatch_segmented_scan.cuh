@@ -19,21 +19,38 @@
 
 namespace onepass {
 
+// What the offsets form writes to the items of out that lie in no segment (between
+// segments, before the first, after the last).
+enum class gap_items : unsigned char {
+  // Not written: they keep what out held (the default).
+  untouched,
+  // Written with their input value, out[i] = in[i], in inclusive and exclusive scans
+  // alike. In place (in == out) the same result as untouched. Every 32-byte sector of
+  // out is then written whole, where a sector the scan writes in part costs the memory
+  // system a read of out: faster for 4-byte values with short gaps between most segments,
+  // slower where gaps are long (their bytes are written) (docs/perf/segmented_scan.md,
+  // "Gap items copied from the input").
+  copied,
+};
+
 // The segments of the offsets form: segment s is items [begin[s], end[s]). Segments are in
 // order and do not overlap (begin[s] <= end[s] <= begin[s + 1]); they may be empty and
 // need not cover the array. Offset: any integer type; begin and end in device memory.
+// `gaps`: what becomes of out's items in no segment.
 template <class Offset>
 struct segment_offsets {
   const Offset* begin = nullptr;
   const Offset* end = nullptr;
   index_t count = 0;  // the number of segments
+  gap_items gaps = gap_items::untouched;
 };
 
 // Segments given as one array of count + 1 boundaries (CSR style): segment s is items
-// [offsets[s], offsets[s + 1]).
+// [offsets[s], offsets[s + 1]). Items before offsets[0] and from offsets[count] on are
+// in no segment.
 template <class Offset>
-segment_offsets<Offset> csr_segments(const Offset* offsets, index_t count) {
-  return {offsets, offsets == nullptr ? nullptr : offsets + 1, count};
+segment_offsets<Offset> csr_segments(const Offset* offsets, index_t count, gap_items gaps = gap_items::untouched) {
+  return {offsets, offsets == nullptr ? nullptr : offsets + 1, count, gaps};
 }
 
 }  // namespace onepass
@@ -158,6 +175,9 @@ void check_segment_offsets_args(const segment_offsets<Offset>& segments) {
   check_count(segments.count, "segments.count");
   check_pointer(segments.begin, segments.count, "segments.begin");
   check_pointer(segments.end, segments.count, "segments.end");
+  if (segments.gaps != gap_items::untouched && segments.gaps != gap_items::copied)
+    throw invalid_argument("segments.gaps", "is " + std::to_string(static_cast<int>(segments.gaps)) +
+                                                ", neither gap_items::untouched nor gap_items::copied");
 }
 template <class Offset>
 void check_segment_offsets_memory(const segment_offsets<Offset>& segments) {
@@ -445,21 +465,34 @@ template <bool Exclusive, class Tuning, class T, class Offset, class Op, class D
 void scan_marked_offsets(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, T init, Op op,
                          const workspace& ws, cudaStream_t stream, Delay delay) {
   const offsets_workspace<T, Tuning> w{static_cast<unsigned char*>(ws.data), n};
+  const auto scan_with = [&](const auto& heads) {
+    using heads_t = std::decay_t<decltype(heads)>;
+    if (segments.gaps == gap_items::copied)
+      segmented_scan_launch<Exclusive, Tuning>(in, n, out, gaps_copied<heads_t>{heads}, init, op, ws, stream, true,
+                                               delay, segments.count);
+    else
+      segmented_scan_launch<Exclusive, Tuning>(in, n, out, heads, init, op, ws, stream, true, delay,
+                                               segments.count);
+  };
   if (is_csr(segments))
-    segmented_scan_launch<Exclusive, Tuning>(
-        in, n, out, csr_bitmap_heads<Offset>{w.begins(), segments.begin, segments.begin + segments.count, w.error()},
-        init, op, ws, stream, true, delay, segments.count);
+    scan_with(csr_bitmap_heads<Offset>{w.begins(), segments.begin, segments.begin + segments.count, w.error()});
   else
-    segmented_scan_launch<Exclusive, Tuning>(in, n, out,
-                                             bitmap_heads{w.begins(), w.ends(), w.error(), w.gaps_found()}, init,
-                                             op, ws, stream, true, delay, segments.count);
+    scan_with(bitmap_heads{w.begins(), w.ends(), w.error(), w.gaps_found()});
+}
+
+// No segment at all: every item is in none. Copied gap items make out a copy of in;
+// otherwise nothing is written.
+template <class T, class Offset>
+void scan_no_segments(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, cudaStream_t stream) {
+  if (segments.gaps == gap_items::copied && in != out && n > 0)
+    ONEPASS_CUDA_TRY(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, stream));
 }
 
 // The offsets form's launch: clear the workspace, mark (and check) the segments, scan.
 template <bool Exclusive, class Tuning = void, class T, class Offset, class Op, class Delay = no_delay>
 void segmented_scan_offsets_launch(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, T init,
                                    Op op, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
-  if (segments.count == 0) return;  // no segment: nothing is written
+  if (segments.count == 0) return scan_no_segments(in, n, out, segments, stream);
   mark_offsets<T, Tuning>(segments, n, ws, stream);
   scan_marked_offsets<Exclusive, Tuning>(in, n, out, segments, init, op, ws, stream, delay);
 }
@@ -494,7 +527,7 @@ void segmented_scan_offsets_allocating(const T* in, index_t n, T* out, const seg
     return;
   }
   check_segment_offsets_memory(segments);
-  if (segments.count == 0) return;
+  if (segments.count == 0) return scan_no_segments(in, n, out, segments, stream);
   workspace ws{nullptr, segmented_scan_plan<T>::offsets_workspace_bytes(n)};
   ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
   try {

@@ -22,6 +22,10 @@
 //   static void run_begin_end(const T* in, index_t n, const Offset* begins, const Offset* ends,
 //                             index_t num_segments, T* out, scan_kind kind, T init, Op op,
 //                             workspace ws, cudaStream_t stream);
+// and, optionally, the begin/end form writing its gap items too (onepass::gap_items::copied:
+// an item in no segment gets its input value), with run_begin_end's parameters:
+//   template <class T, class Offset, class Op>
+//   static void run_begin_end_gaps_copied(...);
 // The offsets are count + 1 CSR boundaries: segment s is [offsets[s], offsets[s + 1]), each
 // segment ending where the next begins. The begin/end form takes two arrays of
 // num_segments each: segment s is [begins[s], ends[s]), the segments in order and apart

@@ -53,6 +53,15 @@ struct segmented_scan_production {
     detail::check_begin_end_offsets(begins, ends, num_segments);
     run_segments(in, n, segment_offsets<Offset>{begins, ends, num_segments}, out, kind, init, op, ws, stream);
   }
+  // The same, the items in no segment written with their input value.
+  template <class T, class Offset, class Op>
+  static void run_begin_end_gaps_copied(const T* in, index_t n, const Offset* begins, const Offset* ends,
+                                        index_t num_segments, T* out, scan_kind kind, T init, Op op, workspace ws,
+                                        cudaStream_t stream) {
+    detail::check_begin_end_offsets(begins, ends, num_segments);
+    run_segments(in, n, segment_offsets<Offset>{begins, ends, num_segments, gap_items::copied}, out, kind, init, op,
+                 ws, stream);
+  }
 
   template <class Key, class T, class Op, class Eq>
   static void run_by_key(const Key* keys, const T* in, index_t n, T* out, scan_kind kind, T init, Op op, Eq eq,

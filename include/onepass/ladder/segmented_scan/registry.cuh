@@ -37,6 +37,7 @@ struct segmented_scan_variant_info {
   bool offsets;     // has run_offsets
   bool by_key;      // has run_by_key
   bool begin_end;   // has run_begin_end
+  bool begin_end_gaps_copied = false;  // has run_begin_end_gaps_copied
   // Passes over the values (1 = each item read once and written once) of the head-flags
   // form when they depend on the flags (host memory); nullptr when the variant moves
   // every item once whatever the segments.
@@ -59,6 +60,9 @@ struct segmented_scan_entry : segmented_scan_variant_info {
   void (*run_begin_end)(const T* in, index_t n, const long long* begins, const long long* ends /* count each */,
                         index_t num_segments, T* out, scan_kind kind, T init, Op op, workspace ws,
                         cudaStream_t stream);
+  // as run_begin_end, the items in no segment written with their input value; nullptr
+  // unless begin_end_gaps_copied
+  decltype(run_begin_end) run_begin_end_gaps_copied = nullptr;
 };
 
 namespace detail {
@@ -67,9 +71,16 @@ struct has_flags_passes : std::false_type {};
 template <class V>
 struct has_flags_passes<V, std::void_t<decltype(&V::flags_passes)>> : std::true_type {};
 
+template <class V, class = void>
+struct has_begin_end_gaps_copied : std::false_type {};
+template <class V>
+struct has_begin_end_gaps_copied<
+    V, std::void_t<decltype(&V::template run_begin_end_gaps_copied<int, long long, plus>)>> : std::true_type {};
+
 template <class V>
 constexpr segmented_scan_variant_info segmented_scan_info_of() {
   segmented_scan_variant_info info{V::id, V::summary, V::has_flags, V::has_offsets, V::has_by_key, V::has_begin_end};
+  info.begin_end_gaps_copied = has_begin_end_gaps_copied<V>::value;
   if constexpr (has_flags_passes<V>::value) info.flags_passes = &V::flags_passes;
   return info;
 }
@@ -93,6 +104,8 @@ segmented_scan_entry<T, Key, Op> segmented_scan_entry_of() {
   if constexpr (V::has_offsets) e.run_offsets = &V::template run_offsets<T, long long, Op>;
   if constexpr (V::has_by_key) e.run_by_key = &by_key_with_equal_to<V, T, Key, Op>;
   if constexpr (V::has_begin_end) e.run_begin_end = &V::template run_begin_end<T, long long, Op>;
+  if constexpr (has_begin_end_gaps_copied<V>::value)
+    e.run_begin_end_gaps_copied = &V::template run_begin_end_gaps_copied<T, long long, Op>;
   return e;
 }
 template <class T, class Key, class Op, class... Vs>
