@@ -1,23 +1,22 @@
 // onepass-bench's segmented scan tables (declared in segmented_scan_bench.cuh): every
 // registry variant in every form it has (head flags, CSR offsets, keys, begin/end arrays
-// without and with gaps, the gap items left alone or copied) on one input, each output checked exactly against the CPU
-// reference before it is timed, rates as fractions of the copy. Compiled once per element
-// type (segmented_scan_bench_<dtype>.cu).
+// without and with gaps, the gap items left alone or copied) on one input, each output
+// checked exactly against the CPU reference before it is timed, rates as fractions of the
+// copy. Compiled once per element type (segmented_scan_bench_<dtype>.cu).
 //
 // One row per (variant, form), labelled "onepass (flags)", "onepass (offsets)",
 // "onepass (by key)", "onepass (begin/end)", "onepass (begin/end with gaps)", "onepass
-// (begin/end with gaps copied)": every form
-// of a table describes the same segments, drawn by --dist from the tests' own generators
-// (tests/support/segmented_scan_reference.hpp), so the rows differ only in how a variant
-// is told where segments start. The offsets are the CSR boundaries of those lengths
-// (count + 1, covering every item), the keys int32, random per segment and different from
-// the neighbouring segments'. The begin/end rows take the same segments as two int64
-// arrays: "begin/end" as they are (each segment ends where the next begins, the CSR
-// boundaries split in two), "begin/end with gaps" each segment trimmed at its start, its
-// end or both with probability 1/2 (test::with_gaps): the items left in gaps are in no
-// segment, so the call writes only the rest and the check expects the poison in the gaps;
-// "begin/end with gaps copied" the same arrays with gap_items::copied, the gaps' items
-// written with their input values.
+// (begin/end with gaps copied)": every form of a table describes the same segments, drawn
+// by --dist from the tests' own generators (tests/support/segmented_scan_reference.hpp),
+// so the rows differ only in how a variant is told where segments start. The offsets are
+// the CSR boundaries of those lengths (count + 1, covering every item), the keys int32,
+// random per segment and different from the neighbouring segments'. The begin/end rows
+// take the same segments as two int64 arrays: "begin/end" as they are (each segment ends
+// where the next begins, the CSR boundaries split in two), "begin/end with gaps" each
+// segment trimmed at its start, its end or both with probability 1/2 (test::with_gaps):
+// the items left in gaps are in no segment, so the call writes only the rest and the
+// check expects the poison in the gaps; "begin/end with gaps copied" the same arrays with
+// gap_items::copied, the gaps' items written with their input values.
 //
 // The values are the scan tables' (random_input of the same seed), not the tests'
 // random_vector: every partial sum of them stays exact in float at 2^28 items and beyond

@@ -18,9 +18,9 @@
 // against none, for head flags, by key, CSR offsets and begin/end arrays, alternated three
 // times; "gaps" the offsets forms (CSR, begin/end, begin/end with gaps, the gap items
 // left alone and copied) through the pipelined agent (production) against one tile per
-// block, alternated twice, on every distribution; "split" CSR and begin/end arrays (no gaps) with their marking and their
-// scan timed apart, and begin/end's scan through the gap-free code, alternated
-// twice, on every distribution; "marking" the marking kernel alone, production's shape
+// block, alternated twice, on every distribution; "split" CSR and begin/end arrays (no
+// gaps) with their marking and their scan timed apart, and begin/end's scan through the
+// gap-free code, alternated twice, on every distribution; "marking" the marking kernel alone, production's shape
 // against others, on CSR, begin/end and begin/end with gaps; "thread_scan" the pipelined
 // agent's step A scanning a thread's items in order against in groups of four, every form
 // but scan by key, alternated twice; "headless" the offsets forms (CSR, begin/end,

@@ -111,7 +111,8 @@ void run_form(const ladder::segmented_scan_entry<T, Key, Op>& v, form f, const s
       break;
     case form::begin_end_gaps_copied:
       v.run_begin_end_gaps_copied(in, s.n(), s.d_begins.get(), s.d_ends.get(),
-                                  static_cast<index_t>(s.gaps.begin.size()), out, to_ladder(k), init, Op{}, ws, nullptr);
+                                  static_cast<index_t>(s.gaps.begin.size()), out, to_ladder(k), init, Op{}, ws,
+                                  nullptr);
       break;
   }
 }

@@ -68,11 +68,9 @@ TEST(SegmentedScanValidation, SegmentOffsetsArguments) {
                   "null");
   // What becomes of items in no segment: one of the two gap_items values.
   const auto bad_gaps = static_cast<gap_items>(7);
-  expect_rejected(
-      [&] { segmented_inclusive_scan(fake_in(), n, segment_offsets<long long>{off, off + 1, 5, bad_gaps}, fake_out()); },
-      "segments.gaps", "neither");
-  expect_rejected([&] { check_segment_offsets(segment_offsets<long long>{off, off + 1, 5, bad_gaps}, n); },
-                  "segments.gaps", "neither");
+  const segment_offsets<long long> bad{off, off + 1, 5, bad_gaps};
+  expect_rejected([&] { segmented_inclusive_scan(fake_in(), n, bad, fake_out()); }, "segments.gaps", "neither");
+  expect_rejected([&] { check_segment_offsets(bad, n); }, "segments.gaps", "neither");
   // csr_segments: end is begin + 1; gap items untouched unless asked.
   const auto csr = csr_segments(off, 7);
   EXPECT_EQ(csr.begin, off);

@@ -485,7 +485,8 @@ void scan_marked_offsets(const T* in, index_t n, T* out, const segment_offsets<O
 template <class T, class Offset>
 void scan_no_segments(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, cudaStream_t stream) {
   if (segments.gaps == gap_items::copied && in != out && n > 0)
-    ONEPASS_CUDA_TRY(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+    ONEPASS_CUDA_TRY(
+        cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, stream));
 }
 
 // The offsets form's launch: clear the workspace, mark (and check) the segments, scan.
