@@ -120,14 +120,6 @@ TEST(SegmentedScan, OffsetsWithGapsLeaveUncoveredItemsAlone) {
 // offsets whose window leaves items before and after it, in place, the workspace style,
 // and misaligned pointers (the one-tile kernel's scalar path).
 template <class T>
-std::vector<T> reference_gaps_copied(const std::vector<T>& values, const std::vector<long long>& begin,
-                                     const std::vector<long long>& end, kind k, T init) {
-  std::vector<T> want = values;
-  reference_segmented_scan(values, begin, end, k, init, plus{}, want);
-  return want;
-}
-
-template <class T>
 void check_gaps_copied(long long n, segment_distribution d, kind k, std::uint64_t seed) {
   const auto values = random_vector<T>(n, seed);
   const auto offsets = csr_offsets(segment_lengths(d, n, seed + 1));
@@ -137,7 +129,7 @@ void check_gaps_copied(long long n, segment_distribution d, kind k, std::uint64_
   device_buffer<long long> b(ranges.begin), e(ranges.end);
   const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size()),
                                         gap_items::copied};
-  const auto want = reference_gaps_copied(values, ranges.begin, ranges.end, k, init);
+  const auto want = reference_over_input(values, ranges.begin, ranges.end, k, init);
   scan_offsets(in.get(), n, segs, out.get(), k, init);
   expect_equal(want, out.download(), label<T>("gaps copied", n, d, k));
 
@@ -157,7 +149,7 @@ void check_gaps_copied(long long n, segment_distribution d, kind k, std::uint64_
   out.poison();
   scan_offsets(in.get(), n, csr_segments(d_window.get(), static_cast<index_t>(begins.size()), gap_items::copied),
                out.get(), k, init);
-  expect_equal(reference_gaps_copied(values, begins, ends, k, init), out.download(),
+  expect_equal(reference_over_input(values, begins, ends, k, init), out.download(),
                label<T>("CSR window, gaps copied", n, d, k));
 }
 
@@ -210,7 +202,7 @@ TEST(SegmentedScan, GapsCopiedWithoutSegmentsUnalignedAndLarge) {
       device_buffer<long long> b(ranges.begin), e(ranges.end);
       const segment_offsets<long long> segs{b.get(), e.get(), static_cast<index_t>(ranges.begin.size()),
                                             gap_items::copied};
-      const auto want = reference_gaps_copied(body, ranges.begin, ranges.end, kind::exclusive, 9);
+      const auto want = reference_over_input(body, ranges.begin, ranges.end, kind::exclusive, 9);
       device_buffer<int> in(values), out(n + 1);
       // Misaligned: items start 4 bytes into the allocations.
       segmented_exclusive_scan(in.get() + 1, n, segs, out.get() + 1, 9);

@@ -159,8 +159,7 @@ void check_pipelined(long long n, segment_distribution d, kind k, std::uint64_t 
   // In place: the items in gaps keep the input, items in segments get their scan though
   // the array they are read from is written a tile at a time around them.
   device_buffer<T> data(values);
-  std::vector<T> want_in_place = values;
-  reference_segmented_scan(values, ranges.begin, ranges.end, k, init, plus{}, want_in_place);
+  const auto want_in_place = reference_over_input(values, ranges.begin, ranges.end, k, init);
   fill_with_stale_descriptors(ws);
   if (exclusive)
     onepass::detail::segmented_scan_offsets_dispatch<true, Tuning>(data.get(), n, data.get(), segs, init, plus{}, w,

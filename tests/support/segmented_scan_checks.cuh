@@ -65,6 +65,16 @@ std::vector<T> reference_over_poison(const std::vector<T>& values, const std::ve
   return want;
 }
 
+// The same where items in no segment hold the input: an in-place scan's result, and any
+// scan's with gap_items::copied.
+template <class T>
+std::vector<T> reference_over_input(const std::vector<T>& values, const std::vector<long long>& begin,
+                                    const std::vector<long long>& end, kind k, T init) {
+  std::vector<T> want = values;
+  reference_segmented_scan(values, begin, end, k, init, plus{}, want);
+  return want;
+}
+
 // The dispatcher runs the pipelined agent (agent/segmented_scan_pipeline.cuh) only with
 // several tiles per resident block, and only where the tuning row asks for it (4- and
 // 8-byte values, scan by key included); this tuning runs it at every size for every form,
