@@ -76,6 +76,17 @@ struct production_one_tile {
   }();
 };
 
+// The production row (or one tile per block) with copied gap items marked and scanned as
+// gaps (the ends bitmap), as before 2026-11-30, rather than as one-item segments.
+template <class Row>
+struct copied_gaps_as_gaps {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = Row::value;
+    t.copied_gaps_as_heads = false;
+    return t;
+  }();
+};
+
 // The production row with scan by key through the pipelined agent at MinBlocks blocks per
 // SM (0: one tile per block).
 template <class T, int MinBlocks>
@@ -244,9 +255,9 @@ struct sweep {
     offsets_rows<Row>(d, want, "CSR, whole call", "begin/end, whole call");
     for (const auto* form : {&d.csr, &d.separate}) {
       const bool csr = form == &d.csr;
-      const auto mark = time.run([&] { onepass::detail::mark_offsets<T, Row>(*form, n, w, time.stream()); });
+      const auto mark = time.run([&] { onepass::detail::mark_offsets<T, Row>(*form, n, w, time.stream(), false); });
       std::printf("  %-24s %7.3f ms\n", csr ? "CSR, memset + mark" : "begin/end, memset + mark", mark.median);
-      onepass::detail::mark_offsets<T, Row>(*form, n, w, time.stream());  // the bitmaps the scans below read
+      onepass::detail::mark_offsets<T, Row>(*form, n, w, time.stream(), false);  // the bitmaps the scans below read
       const double offsets_bytes = (csr ? d.csr_bytes : 16.0 * static_cast<double>(d.csr.count)) / static_cast<double>(n);
       measure(csr ? "CSR, scan alone" : "begin/end, scan alone", want, offsets_bytes, [&] {
         ONEPASS_CUDA_TRY(cudaMemsetAsync(ws.get(), 0, plan::workspace_bytes(n), time.stream()));
@@ -355,7 +366,7 @@ struct sweep {
     gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "offsets (begin/end, gaps)");
     gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "offsets (begin/end, gaps copied)",
                                                         gap_items::copied);
-    const auto mark = time.run([&] { onepass::detail::mark_offsets<T, void>(d.csr, n, w, time.stream()); });
+    const auto mark = time.run([&] { onepass::detail::mark_offsets<T, void>(d.csr, n, w, time.stream(), false); });
     std::printf("  %-24s %7.3f ms  %5.1f%% of the copy (offsets read)\n", "offsets: memset + mark", mark.median,
                 100 * (d.csr_bytes / mark.median / 1e6) / copy_gbps);
   }
@@ -382,9 +393,13 @@ struct sweep {
         offsets_rows<tuning::default_segmented_scan_tuning<T>>(d, want, "CSR, production", "begin/end, production");
         gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "begin/end with gaps, production");
         gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "gaps copied, production", gap_items::copied);
+        gaps_row<copied_gaps_as_gaps<tuning::default_segmented_scan_tuning<T>>>(
+            offsets, "gaps copied, as gaps, production", gap_items::copied);
         offsets_rows<production_one_tile<T>>(d, want, "CSR, one tile per block", "begin/end, one tile per block");
         gaps_row<production_one_tile<T>>(offsets, "begin/end with gaps, one tile per block");
         gaps_row<production_one_tile<T>>(offsets, "gaps copied, one tile per block", gap_items::copied);
+        gaps_row<copied_gaps_as_gaps<production_one_tile<T>>>(offsets, "gaps copied, as gaps, one tile",
+                                                              gap_items::copied);
       }
       return;
     }

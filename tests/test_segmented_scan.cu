@@ -255,8 +255,11 @@ TEST(SegmentedScan, OffsetsMarkingAcrossChunksAndSpans) {
 // The marking sets an `ends` bit only where a gap begins (bitmap_heads): never under a
 // covered item, always on the first uncovered item after a covered one, none at all where
 // the segments leave no gap (and then the word after the bitmap stays zero, so the
-// pipelined scan reads the begins bitmap in its place). Empty segments at a gap's start,
-// inside a gap, between touching segments and at n; the scan's result on each.
+// pipelined scan reads the begins bitmap in its place). Marked for an inclusive scan whose
+// gap items are copied, every gap item is a head in the begins bitmap alone, whether the
+// warp's window, its global stores or (gaps of over listed_range_min_words words: one
+// segment in the middle) the listed ranges' kernel set it. Empty segments at a gap's
+// start, inside a gap, between touching segments and at n; the scans' results on each.
 TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
   ONEPASS_REQUIRE_GPU();
   using plan = onepass::detail::segmented_scan_plan<int>;
@@ -292,6 +295,10 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
     const auto trimmed = with_gaps(offsets, static_cast<std::uint64_t>(longest) + 10);
     layouts.push_back({long_ones ? "random long, trimmed" : "random short, trimmed", trimmed.begin, trimmed.end, n});
   }
+  {  // one segment in the middle: gaps of a third and a half of the items, before and after it
+    const long long n = std::min<long long>(300007, max_test_items());
+    layouts.push_back({"one segment, long gaps", {n / 3}, {n / 2}, n});
+  }
   for (const layout& l : layouts) {
     const long long n = l.n;
     const index_t count = static_cast<index_t>(l.begin.size());
@@ -303,7 +310,7 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
     const segment_offsets<long long> segs{b.get(), e.get(), count};
     device_buffer<unsigned char> ws(static_cast<long long>(plan::offsets_workspace_bytes(n)));
     const workspace w{ws.get(), static_cast<std::size_t>(ws.size())};
-    onepass::detail::mark_offsets<int, void>(segs, n, w, nullptr);
+    onepass::detail::mark_offsets<int, void>(segs, n, w, nullptr, false);
     ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
     const onepass::detail::offsets_workspace<int, void> parts{ws.get(), n};
     const long long words = (n + 31) / 32;
@@ -320,6 +327,28 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
     }
     EXPECT_EQ(gaps_found != 0, any_end) << l.name;
     if (!has_gap) EXPECT_FALSE(any_end) << l.name << ": ends bits without a gap";
+
+    // Marked for an inclusive scan whose gap items are copied (marks_gaps_as_heads): the
+    // begins bitmap alone, with a bit on every non-empty segment's first item and on every
+    // item in no segment, and none past n.
+    {
+      const segment_offsets<long long> copied{b.get(), e.get(), count, gap_items::copied};
+      ASSERT_TRUE((onepass::detail::marks_gaps_as_heads<int, void>(copied, false)));
+      ASSERT_FALSE((onepass::detail::marks_gaps_as_heads<int, void>(copied, true)));
+      onepass::detail::mark_offsets<int, void>(copied, n, w, nullptr, false);
+      ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+      std::vector<std::uint32_t> heads(static_cast<std::size_t>(words));
+      ONEPASS_CHECK_CUDA(cudaMemcpy(heads.data(), parts.begins(), heads.size() * 4, cudaMemcpyDeviceToHost));
+      std::vector<char> first_item(static_cast<std::size_t>(n), 0);
+      for (index_t s = 0; s < count; ++s)
+        if (l.begin[s] < l.end[s]) first_item[l.begin[s]] = 1;
+      long long wrong = -1;
+      for (long long i = 0; i < words * 32 && wrong < 0; ++i) {
+        const bool bit = (heads[i / 32] >> (i % 32)) & 1u;
+        if (bit != (i < n && (!covered[i] || first_item[i]))) wrong = i;
+      }
+      EXPECT_EQ(wrong, -1) << l.name << ": gaps as heads, the first wrong bit";
+    }
 
     // The scans: the public call (one tile per block at these sizes) and the pipelined
     // agent, whose blocks read the begins word in the ends word's place where no gap is.
@@ -346,6 +375,18 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
       expect_equal(want, out.download(),
                    std::string(l.name) + (exclusive ? ", exclusive" : ", inclusive") + ", pipelined");
     }
+    // Gap items copied, inclusive (gaps marked as heads), both agents.
+    const segment_offsets<long long> copied{b.get(), e.get(), count, gap_items::copied};
+    const auto want_copied = reference_over_input(values, l.begin, l.end, kind::inclusive, 0);
+    out.poison();
+    segmented_inclusive_scan(in.get(), n, copied, out.get(), plus{}, w, nullptr);
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    expect_equal(want_copied, out.download(), std::string(l.name) + ", inclusive, gaps copied");
+    out.poison();
+    onepass::detail::segmented_scan_offsets_dispatch<false, pipelined_everywhere<int>>(in.get(), n, out.get(), copied,
+                                                                                      0, plus{}, w, nullptr);
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    expect_equal(want_copied, out.download(), std::string(l.name) + ", inclusive, gaps copied, pipelined");
   }
 }
 

@@ -1,5 +1,6 @@
 // The segmented scan without a GPU: the argument checks that run before anything is
-// enqueued (every form, both call styles, the gap_items choice), the pair operator's associativity, the error
+// enqueued (every form, both call styles, the gap_items choice, which calls mark copied gap
+// items as one-item segments), the pair operator's associativity, the error
 // word's encoding, the CSR window's store mask, which sources the pipelined agent takes,
 // the warp_head_flags variant's passes as onepass-bench reports them, and the CPU
 // reference and input generators the GPU tests and onepass-bench rely on.
@@ -101,6 +102,34 @@ TEST(SegmentedScanValidation, GapItemsCopiedSources) {
   static_assert(gaps_copied<bitmap_heads>::has_gaps && gaps_copied<bitmap_heads>::pipelined);
   static_assert(gaps_copied<csr_bitmap_heads<int>>::has_window && !gaps_copied<csr_bitmap_heads<int>>::has_gaps);
   SUCCEED();
+}
+
+// Which calls mark gap items as one-item segments (mark_segments_kernel's GapsAsHeads):
+// inclusive scans of begin/end arrays whose gap items are copied, where the tuning asks
+// for it; never exclusive scans (a one-item segment's would be init), CSR offsets (no
+// gaps between segments) or untouched gap items (which must not be written).
+template <class T>
+struct copied_gaps_scanned_as_gaps {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::default_segmented_scan_tuning<T>::value;
+    t.copied_gaps_as_heads = false;
+    return t;
+  }();
+};
+
+TEST(SegmentedScanValidation, GapsMarkedAsHeadsChoice) {
+  using onepass::detail::marks_gaps_as_heads;
+  const long long* b = reinterpret_cast<const long long*>(std::uintptr_t{1} << 20);
+  const long long* e = reinterpret_cast<const long long*>(std::uintptr_t{1} << 21);
+  const segment_offsets<long long> copied{b, e, 5, gap_items::copied};
+  const segment_offsets<long long> untouched{b, e, 5};
+  EXPECT_TRUE((marks_gaps_as_heads<int, void>(copied, false)));
+  EXPECT_TRUE((marks_gaps_as_heads<double, void>(copied, false)));
+  EXPECT_FALSE((marks_gaps_as_heads<int, void>(copied, true)));
+  EXPECT_FALSE((marks_gaps_as_heads<int, void>(untouched, false)));
+  EXPECT_FALSE((marks_gaps_as_heads<int, void>(csr_segments(b, 5, gap_items::copied), false)));
+  EXPECT_FALSE((marks_gaps_as_heads<int, copied_gaps_scanned_as_gaps<int>>(copied, false)));
+  static_assert(tuning::default_segmented_scan_tuning<float>::value.copied_gaps_as_heads);
 }
 
 TEST(SegmentedScanValidation, Workspace) {

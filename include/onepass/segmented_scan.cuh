@@ -13,11 +13,15 @@
 //       segment are left as they are in out (not written), or, with segments.gaps =
 //       gap_items::copied (csr_segments(offsets, count, gap_items::copied)), written with
 //       their input value (in place, the same result). Copying writes every 32-byte
-//       sector of out whole, never part of one: faster where segments and gaps are short
-//       (H200, onepass-bench: int32 1.07-1.12x, 8-byte values 1.04-1.18x on one-item or
-//       power-law segments), slower where gaps are long and their bytes would not have
-//       been written (one long trimmed segment: 8-byte values 0.79x); see
-//       docs/perf/segmented_scan.md, "Gap items copied from the input".
+//       sector of out whole, never part of one, and an inclusive scan then treats each
+//       gap item as a one-item segment (whose inclusive scan is its input), so it runs
+//       the code for arrays without gaps: on an H200 (onepass-bench, % of the plain
+//       int32 scan) 88-96% with gaps copied against 75-94% with gaps left untouched, and
+//       faster on every distribution but uniform 1-1000 lengths, whose long gaps the
+//       untouched form does not write (94% there). Exclusive scans copy gap items with
+//       the gaps' own code (int32 1.07-1.12x faster than untouched on short segments,
+//       8-byte values 0.79x on one long trimmed segment). See docs/perf/segmented_scan.md,
+//       "Gap items copied from the input" and "Copied gap items as one-item segments".
 //   keys:        inclusive_scan_by_key(keys, in, n, out[, op[, eq]][, stream])
 //                exclusive_scan_by_key(keys, in, n, out, init[, op[, eq]][, stream])
 //       each run of consecutive equal keys (eq, default onepass::equal_to) is a segment.

@@ -733,7 +733,9 @@ ONEPASS_HD constexpr unsigned long long encode_segment_error(index_t segment, se
 // of consecutive items that fall into the same word are gathered first. Item: long long
 // for items of a global bitmap; unsigned for items counted from the first word of a
 // block's shared copy of part of one (32-bit arithmetic).
-template <class Item>
+// Toggle: each mark flips its bit instead (XOR, atomicXor), so that two marks of one item,
+// by one lane or two, cancel.
+template <class Item, bool Toggle = false>
 struct bitmap_marker {
   static constexpr Item no_word = ~Item{0};
   std::uint32_t* bitmap;
@@ -745,14 +747,67 @@ struct bitmap_marker {
       flush();
       word = w;
     }
-    bits |= 1u << (item % 32);
+    if constexpr (Toggle)
+      bits ^= 1u << (item % 32);
+    else
+      bits |= 1u << (item % 32);
   }
   __device__ ONEPASS_FORCEINLINE void flush() {
-    if (word != no_word) atomicOr(&bitmap[word], bits);
+    if (word != no_word) {
+      if constexpr (Toggle)
+        atomicXor(&bitmap[word], bits);
+      else
+        atomicOr(&bitmap[word], bits);
+    }
     word = no_word;
     bits = 0;
   }
 };
+
+// Gaps whose inner bitmap words (those wholly inside the gap) number more than this are
+// listed, not stored by the marking warp: a list of word ranges [first, last] (ranges[0]:
+// how many; range r at ranges[2 + 2r] and ranges[3 + 2r]) that set_listed_words_kernel
+// sets across the GPU. One warp storing a long gap's words alone kept the scan waiting:
+// one trimmed segment of 2^28 int32 items (its gaps about 44% of them) took 1.857 ms
+// against 0.558 listed (docs/perf/segmented_scan.md, "Copied gap items as one-item
+// segments").
+inline constexpr long long listed_range_min_words = 1024;
+
+// Sets bits [first, last) of a global bitmap for each lane's range (empty where first >=
+// last), the warp together: a lane ORs its range's partly covered first and last words,
+// and the warp stores the words wholly inside each range, lane by lane, 32 consecutive
+// words a store; where there are more than listed_range_min_words of them and `ranges` is
+// not null, the lane lists them there instead. Only this call (or the listed ranges'
+// kernel) sets bits in those inner words (they hold no other item), so plain stores do.
+// All 32 lanes must call it.
+__device__ ONEPASS_FORCEINLINE void set_bit_ranges(std::uint32_t* bitmap, long long first, long long last,
+                                                   unsigned long long* ranges) {
+  long long inner_first = 0, inner_last = -1;  // words wholly inside the range
+  if (first < last) {
+    const long long fw = first / 32, lw = (last - 1) / 32;
+    const unsigned head = ~0u << (first % 32), tail = ~0u >> (31 - (last - 1) % 32);
+    if (fw == lw) {
+      atomicOr(&bitmap[fw], head & tail);
+    } else {
+      atomicOr(&bitmap[fw], head);
+      atomicOr(&bitmap[lw], tail);
+      inner_first = fw + 1;
+      inner_last = lw - 1;
+      if (ranges != nullptr && inner_last - inner_first + 1 > listed_range_min_words) {
+        const unsigned long long r = atomicAdd(&ranges[0], 1ull);
+        ranges[2 + 2 * r] = static_cast<unsigned long long>(inner_first);
+        ranges[3 + 2 * r] = static_cast<unsigned long long>(inner_last);
+        inner_last = -1;
+      }
+    }
+  }
+  const int lane = lane_id();
+  for (unsigned pending = __ballot_sync(~0u, inner_first <= inner_last); pending != 0; pending &= pending - 1) {
+    const int owner = __ffs(pending) - 1;
+    const long long a = __shfl_sync(~0u, inner_first, owner), z = __shfl_sync(~0u, inner_last, owner);
+    for (long long w = a + lane; w <= z; w += 32) bitmap[w] = ~0u;
+  }
+}
 
 // A lane's run of Count consecutive offsets starting at `index`: those at or past `count`
 // read as `tail`. Aligned: `p` is 16-byte aligned, so for 4- and 8-byte offsets whole runs
@@ -830,14 +885,30 @@ __device__ ONEPASS_FORCEINLINE void write_window_word(std::uint32_t& window_word
 // block barriers a chunk, 2 blocks per SM for begin/end arrays) executed ~78 instructions a
 // segment on one-item begin/end segments and read them at 59% of the copy's rate on an
 // H200; this one reads them at 85%.
-template <int BlockThreads, int SegmentsPerLane, int WindowWords, int MinBlocksPerSm, bool Csr, class Offset>
+//
+// GapsAsHeads (begin/end arrays, for inclusive scans whose gap items are copied): every
+// item in no segment is marked in `begins` as well, as a segment of its own, and nothing
+// in `ends`: an inclusive scan of a one-item segment is its input, which is what a copied
+// gap item gets, so the scan runs the gap-free code on one bitmap. A run marks its
+// segments' gaps up to the next run's first begin (the first run from item 0, the last to
+// n). In the window, a lane toggles the bits where its gaps begin and end (twice at one
+// item cancels: an empty segment between two gaps), and the warp turns the toggles into
+// the gaps' items with a prefix XOR, bit by bit within each word and by ballot across
+// words. Sparser runs set each gap's bits in global memory, the warp storing the words
+// wholly inside a gap together (set_bit_ranges), except that a gap of more than
+// listed_range_min_words such words is listed in `ends` (unused otherwise: at least
+// 16 + 16 * (n / 128) bytes, cleared like the list's count, the first 8) for
+// set_listed_words_kernel, launched next.
+template <int BlockThreads, int SegmentsPerLane, int WindowWords, int MinBlocksPerSm, bool Csr, bool GapsAsHeads,
+          class Offset>
 __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_kernel(
     const Offset* begin, const Offset* end, index_t num_segments, index_t n, std::uint32_t* begins,
     std::uint32_t* ends, unsigned long long* error, unsigned* gaps_found) {
+  static_assert(!(Csr && GapsAsHeads), "CSR offsets leave no gap between segments");
   constexpr int U = SegmentsPerLane;
   constexpr int run = 32 * U;
   constexpr int warps = BlockThreads / 32;
-  constexpr int bitmaps = Csr ? 1 : 2;
+  constexpr int bitmaps = Csr ? 1 : 2;  // GapsAsHeads: the second holds the toggles
   static_assert(BlockThreads % 32 == 0 && WindowWords % 32 == 0, "whole warps, whole window rows");
   __shared__ std::uint32_t window_storage[warps][bitmaps][WindowWords];
   const int lane = static_cast<int>(threadIdx.x) % 32;
@@ -904,13 +975,95 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
       if (__any_sync(~0u, bad)) continue;
     }
     if (begins == nullptr) continue;
-    // The run's marks lie in items [lo, hi]: its first begin, and its last end (n - 1 at most).
-    const long long lo = __shfl_sync(~0u, b[0], 0);
-    const long long last_end = __shfl_sync(~0u, e[U - 1], 31);
-    const long long hi = last_end < n ? last_end : n - 1;
+    // The run's marks lie in items [lo, hi]: its first begin, and its last end (n - 1 at
+    // most). GapsAsHeads: from item 0 in the first run, to the next run's first begin.
+    long long lo = __shfl_sync(~0u, b[0], 0);
+    long long hi;
+    if constexpr (GapsAsHeads) {
+      if (s0 == 0) lo = 0;
+      const long long run_next = __shfl_sync(~0u, next, 31);
+      hi = (run_next < n ? run_next : n) - 1;
+    } else {
+      const long long last_end = __shfl_sync(~0u, e[U - 1], 31);
+      hi = last_end < n ? last_end : n - 1;
+    }
     const long long lo_word = lo / 32;
     const long long words = hi / 32 - lo_word + 1;
     if (words <= 0) continue;  // every segment empty at n
+    if constexpr (GapsAsHeads) {
+      if (words > WindowWords) {
+        bitmap_marker<long long> head_marks{begins};
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+        for (int u = 0; u < U; ++u)
+          if (b[u] < e[u]) head_marks.mark(b[u]);
+        head_marks.flush();
+        const auto ranges = reinterpret_cast<unsigned long long*>(ends);
+        // before segment 0:
+        set_bit_ranges(begins, s0 == 0 && lane == 0 ? 0 : 1, s0 == 0 && lane == 0 ? b[0] : 0, ranges);
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+        for (int u = 0; u < U; ++u) set_bit_ranges(begins, e[u], nb[u] < n ? nb[u] : n, ranges);
+        continue;
+      }
+      const auto base = static_cast<unsigned>(lo_word * 32);
+      const auto last = static_cast<unsigned>(hi) - base;
+      {
+        bitmap_marker<unsigned> head_marks{window[0]};
+        bitmap_marker<unsigned, true> toggles{window[1]};
+        if (s0 == 0 && lane == 0 && b[0] > 0) {  // the items before segment 0: a gap from item 0
+          toggles.mark(0u);
+          if (static_cast<unsigned>(b[0]) - base <= last) toggles.mark(static_cast<unsigned>(b[0]) - base);
+        }
+#if ONEPASS_DEVICE_PASS
+#pragma unroll
+#endif
+        for (int u = 0; u < U; ++u) {
+          const unsigned rb = static_cast<unsigned>(b[u]) - base, re = static_cast<unsigned>(e[u]) - base;
+          if (rb < re) head_marks.mark(rb);
+          if (e[u] < nb[u] && re <= last) {  // a gap [e, next begin): toggled where it starts and ends
+            toggles.mark(re);
+            const unsigned rn = static_cast<unsigned>(nb[u]) - base;
+            if (rn <= last) toggles.mark(rn);
+          }
+        }
+        head_marks.flush();
+        toggles.flush();
+      }
+      __syncwarp();
+      // Word i's gap items: the XOR of every toggle at or before each bit, from the run's
+      // first word on (the bits within the word by five shifts, the words before it by the
+      // parity of their toggles).
+      const int span = static_cast<int>(words);
+      const unsigned lanes_below = (1u << lane) - 1u;
+      unsigned carry = 0;  // the parity of the toggles in the words before this round's
+      for (int i0 = 0; i0 < span; i0 += 32) {
+        const int i = i0 + lane;
+        const unsigned t = i < span ? window[1][i] : 0u;
+        unsigned in_gap = t;
+        in_gap ^= in_gap << 1;
+        in_gap ^= in_gap << 2;
+        in_gap ^= in_gap << 4;
+        in_gap ^= in_gap << 8;
+        in_gap ^= in_gap << 16;
+        const unsigned odd = __ballot_sync(~0u, (__popc(t) & 1) != 0);
+        if ((carry + __popc(odd & lanes_below)) & 1) in_gap = ~in_gap;
+        carry = (carry + __popc(odd)) & 1;
+        if (i < span) {
+          // Not past hi: the last gap's end is not toggled where it is the next run's first
+          // begin (or n), and the items after it belong to that run (or to no item).
+          const long long word_first = static_cast<long long>(base) + 32ll * i;
+          if (word_first + 32 > hi + 1) in_gap &= (1u << (hi + 1 - word_first)) - 1u;
+          window[1][i] = 0;
+          window[0][i] |= in_gap;
+          write_window_word(window[0][i], begins + lo_word + i, i == 0 || i == span - 1);
+        }
+      }
+      __syncwarp();
+      continue;
+    }
     if (words > WindowWords) {
       bitmap_marker<long long> head_marks{begins}, end_marks{ends};
 #if ONEPASS_DEVICE_PASS
@@ -958,6 +1111,28 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
   // One word says whether any `ends` bit is set: without, the scan reads no `ends` word.
   if constexpr (!Csr)
     if (gaps_found != nullptr && __any_sync(~0u, marked_end) && lane == 0) atomicOr(gaps_found, 1u);
+}
+
+// Sets every word of the ranges the marking listed (set_bit_ranges) to all ones, the grid
+// together, 16 bytes a store where the words allow; nothing where none is listed.
+template <int BlockThreads>
+__global__ __launch_bounds__(BlockThreads) void set_listed_words_kernel(std::uint32_t* bitmap,
+                                                                        const unsigned long long* ranges) {
+  const unsigned long long count = ranges[0];
+  const index_t worker = static_cast<index_t>(blockIdx.x) * BlockThreads + static_cast<index_t>(threadIdx.x);
+  const index_t workers = static_cast<index_t>(gridDim.x) * BlockThreads;
+  for (unsigned long long r = 0; r < count; ++r) {
+    const auto first = static_cast<index_t>(ranges[2 + 2 * r]), last = static_cast<index_t>(ranges[3 + 2 * r]);
+    // Words [first, vector_first) and [vector_end, last] one by one, whole 16-byte vectors between.
+    const auto misalignment = static_cast<index_t>(reinterpret_cast<std::uintptr_t>(bitmap + first) % 16 / 4);
+    const index_t vector_first = first + (4 - misalignment) % 4;
+    const index_t vectors = (last + 1 - vector_first) / 4;
+    const index_t vector_end = vector_first + 4 * vectors;
+    for (index_t w = first + worker; w < vector_first && w <= last; w += workers) bitmap[w] = ~0u;
+    for (index_t w = vector_end + worker; w <= last; w += workers) bitmap[w] = ~0u;
+    auto* const v = reinterpret_cast<uint4*>(bitmap + vector_first);
+    for (index_t i = worker; i < vectors; i += workers) v[i] = make_uint4(~0u, ~0u, ~0u, ~0u);
+  }
 }
 
 // --- the kernel -------------------------------------------------------------------------

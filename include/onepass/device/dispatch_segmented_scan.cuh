@@ -354,11 +354,11 @@ void launch_mark_segments_shaped(const segment_offsets<Offset>& segments, index_
   constexpr index_t per_block = static_cast<index_t>(Threads) * SegmentsPerLane;
   const index_t blocks = (segments.count + per_block - 1) / per_block;
   if (is_csr(segments))
-    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, true, Offset>, Threads>(
-        segments, n, blocks, begins, ends, error, gaps_found, stream);
+    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, true, false, Offset>,
+                   Threads>(segments, n, blocks, begins, ends, error, gaps_found, stream);
   else
-    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, false, Offset>, Threads>(
-        segments, n, blocks, begins, ends, error, gaps_found, stream);
+    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, false, false, Offset>,
+                   Threads>(segments, n, blocks, begins, ends, error, gaps_found, stream);
 }
 
 // Production's shape (segmented_scan_tuning_sweep's "marking" mode, docs/perf): runs of 256
@@ -369,6 +369,38 @@ void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, st
                           std::uint32_t* ends, unsigned long long* error, unsigned* gaps_found,
                           cudaStream_t stream) {
   launch_mark_segments_shaped<256, 8, 512, 4>(segments, n, begins, ends, error, gaps_found, stream);
+}
+
+// Begin/end arrays marked for an inclusive scan whose gap items are copied: every gap item
+// is marked in `begins` as a segment of its own, and nothing in an `ends` bitmap
+// (mark_segments_kernel's GapsAsHeads), at production's shape.
+// `ranges` (cleared: its first 16 bytes) lists the gaps too long for one warp's stores,
+// which the next kernel sets across the GPU (none can be that long below 32 *
+// listed_range_min_words items, and then it is not launched).
+template <class Offset>
+void launch_mark_gaps_as_heads(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
+                               unsigned long long* ranges, unsigned long long* error, cudaStream_t stream) {
+  if (segments.count == 0) return;
+  constexpr int threads = 256, per_lane = 8;
+  constexpr index_t per_block = static_cast<index_t>(threads) * per_lane;
+  launch_marking<mark_segments_kernel<threads, per_lane, 512, 4, false, true, Offset>, threads>(
+      segments, n, (segments.count + per_block - 1) / per_block, begins,
+      reinterpret_cast<std::uint32_t*>(ranges), error, nullptr, stream);
+  if (n > 32 * listed_range_min_words) {
+    constexpr int fill_threads = 256;
+    launch(set_listed_words_kernel<fill_threads>,
+           dim3(static_cast<unsigned>(resident_blocks<set_listed_words_kernel<fill_threads>>(fill_threads, 0))),
+           fill_threads, 0, stream, begins, static_cast<const unsigned long long*>(ranges));
+  }
+}
+
+// Whether a scan of `segments` marks their gap items as heads: inclusive scans of begin/end
+// arrays whose gap items are copied (a one-item segment's inclusive scan is its input; its
+// exclusive scan would be `init`), where the tuning asks for it.
+template <class T, class Tuning, class Offset>
+bool marks_gaps_as_heads(const segment_offsets<Offset>& segments, bool exclusive) {
+  return segmented_scan_plan_for<T, Tuning>::tuning.copied_gaps_as_heads && !exclusive && !is_csr(segments) &&
+         segments.gaps == gap_items::copied;
 }
 
 // Turns the error word into the exception a caller reads: the first bad segment, what is
@@ -447,16 +479,28 @@ struct offsets_workspace {
 };
 
 // The offsets form's first half: clear the workspace, check and mark the segments
-// (requires n > 0 and segments.count > 0).
+// (requires n > 0 and segments.count > 0), for the scan scan_marked_offsets<exclusive>
+// runs next. One bitmap for CSR offsets and for gaps marked as heads
+// (marks_gaps_as_heads), two for other begin/end arrays.
 template <class T, class Tuning, class Offset>
-void mark_offsets(const segment_offsets<Offset>& segments, index_t n, const workspace& ws, cudaStream_t stream) {
+void mark_offsets(const segment_offsets<Offset>& segments, index_t n, const workspace& ws, cudaStream_t stream,
+                  bool exclusive) {
   using plan = segmented_scan_plan_for<T, Tuning>;
   const offsets_workspace<T, Tuning> w{static_cast<unsigned char*>(ws.data), n};
   const bool csr = is_csr(segments);
-  ONEPASS_CUDA_TRY(cudaMemsetAsync(
-      w.base, 0, csr ? plan::workspace_bytes(n) + plan::bitmap_bytes(n) : plan::offsets_workspace_bytes(n), stream));
-  launch_mark_segments(segments, n, w.begins(), csr ? nullptr : w.ends(), w.error(), csr ? nullptr : w.gaps_found(),
-                       stream);
+  const bool gaps_as_heads = marks_gaps_as_heads<T, Tuning>(segments, exclusive);
+  // Gaps as heads: the long gaps' list, in the `ends` bitmap's place, has its count cleared.
+  ONEPASS_CUDA_TRY(cudaMemsetAsync(w.base, 0,
+                                   csr             ? plan::workspace_bytes(n) + plan::bitmap_bytes(n)
+                                   : gaps_as_heads ? plan::workspace_bytes(n) + plan::bitmap_bytes(n) + 16
+                                                   : plan::offsets_workspace_bytes(n),
+                                   stream));
+  if (gaps_as_heads)
+    launch_mark_gaps_as_heads(segments, n, w.begins(), reinterpret_cast<unsigned long long*>(w.ends()), w.error(),
+                              stream);
+  else
+    launch_mark_segments(segments, n, w.begins(), csr ? nullptr : w.ends(), w.error(), csr ? nullptr : w.gaps_found(),
+                         stream);
 }
 
 // The second half: the scan on the marked bitmaps. Bad offsets found by the marking make
@@ -476,6 +520,13 @@ void scan_marked_offsets(const T* in, index_t n, T* out, const segment_offsets<O
   };
   if (is_csr(segments))
     scan_with(csr_bitmap_heads<Offset>{w.begins(), segments.begin, segments.begin + segments.count, w.error()});
+  else if (marks_gaps_as_heads<T, Tuning>(segments, Exclusive))
+    // Every item is in a segment now: the begins bitmap stands for both, so there is no gap
+    // (b | b, b & ~b), and every item is written. `gaps_found` only chooses between the two
+    // bitmaps, equal here: the error word stands in for it, as it is cleared too.
+    segmented_scan_launch<Exclusive, Tuning>(
+        in, n, out, bitmap_heads{w.begins(), w.begins(), w.error(), reinterpret_cast<const unsigned*>(w.error())},
+        init, op, ws, stream, true, delay, segments.count);
   else
     scan_with(bitmap_heads{w.begins(), w.ends(), w.error(), w.gaps_found()});
 }
@@ -494,7 +545,7 @@ template <bool Exclusive, class Tuning = void, class T, class Offset, class Op, 
 void segmented_scan_offsets_launch(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, T init,
                                    Op op, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
   if (segments.count == 0) return scan_no_segments(in, n, out, segments, stream);
-  mark_offsets<T, Tuning>(segments, n, ws, stream);
+  mark_offsets<T, Tuning>(segments, n, ws, stream, Exclusive);
   scan_marked_offsets<Exclusive, Tuning>(in, n, out, segments, init, op, ws, stream, delay);
 }
 
@@ -532,7 +583,7 @@ void segmented_scan_offsets_allocating(const T* in, index_t n, T* out, const seg
   workspace ws{nullptr, segmented_scan_plan<T>::offsets_workspace_bytes(n)};
   ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
   try {
-    mark_offsets<T, void>(segments, n, ws, stream);
+    mark_offsets<T, void>(segments, n, ws, stream, Exclusive);
     throw_if_segment_error(offsets_workspace<T, void>{static_cast<unsigned char*>(ws.data), n}.error(), segments, n,
                            stream);
     scan_marked_offsets<Exclusive, void>(in, n, out, segments, init, op, ws, stream, no_delay{});

@@ -120,6 +120,16 @@ struct segmented_scan_tuning {
   // not know their segment count, and the path costs tiles that hold heads 0.4-3.5% on an
   // H200 (docs/perf/segmented_scan.md, "Headless tiles", "Branching on a warp vote").
   long long pipeline_headless_min_segment_items = 0;
+  // Inclusive scans of begin/end arrays whose gap items are copied (gap_items::copied)
+  // mark every gap item as a segment of its own, so that the scan runs its gap-free code
+  // on one bitmap (mark_segments_kernel's GapsAsHeads); false: the gaps are marked in the
+  // `ends` bitmap and scanned as gaps, as for exclusive scans. On an H200
+  // (segmented_scan_tuning_sweep 28 int32 gaps, both in one run) int32 1.02 / 1.08 / 1.02 /
+  // 1.03 / 1.07 / 1.08x faster than as gaps (all 1 / all 32 / uniform / power law / one
+  // segment / with empty; all 1 and power law before the long gaps' kernel, which costs
+  // with empty 0.4 points of the plain scan); docs/perf/segmented_scan.md, "Copied gap
+  // items as one-item segments".
+  bool copied_gaps_as_heads = true;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr int pipeline_tile_items() const { return pipeline_block_threads * pipeline_items_per_thread; }
 };
