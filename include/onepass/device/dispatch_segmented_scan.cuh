@@ -346,52 +346,47 @@ void launch_marking(const segment_offsets<Offset>& segments, index_t n, index_t 
 
 // The marking kernel at a shape: Threads a block, SegmentsPerLane a lane, a window of
 // WindowWords bitmap words a warp, a __launch_bounds__ minimum of MinBlocksPerSm.
-template <int Threads, int SegmentsPerLane, int WindowWords, int MinBlocksPerSm, class Offset>
+// GapsAsHeads (begin/end arrays, for an inclusive scan whose gap items are copied): every
+// gap item is marked in `begins` as a segment of its own and nothing in an `ends` bitmap
+// (mark_segments_kernel's GapsAsHeads); `ends` then holds the list of gaps too long for one
+// warp's stores (its first 16 bytes cleared), which the next kernel sets across the GPU
+// (none can be that long below 32 * listed_range_min_words items, and then it is not
+// launched).
+template <int Threads, int SegmentsPerLane, int WindowWords, int MinBlocksPerSm, class Offset,
+          bool GapsAsHeads = false>
 void launch_mark_segments_shaped(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
                                  std::uint32_t* ends, unsigned long long* error, unsigned* gaps_found,
                                  cudaStream_t stream) {
   if (segments.count == 0) return;
   constexpr index_t per_block = static_cast<index_t>(Threads) * SegmentsPerLane;
   const index_t blocks = (segments.count + per_block - 1) / per_block;
-  if (is_csr(segments))
+  if constexpr (GapsAsHeads) {
+    launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, false, true, Offset>,
+                   Threads>(segments, n, blocks, begins, ends, error, nullptr, stream);
+    if (n > 32 * listed_range_min_words) {
+      constexpr int fill_threads = 256;
+      launch(set_listed_words_kernel<fill_threads>,
+             dim3(static_cast<unsigned>(resident_blocks<set_listed_words_kernel<fill_threads>>(fill_threads, 0))),
+             fill_threads, 0, stream, begins, reinterpret_cast<const unsigned long long*>(ends));
+    }
+  } else if (is_csr(segments)) {
     launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, true, false, Offset>,
                    Threads>(segments, n, blocks, begins, ends, error, gaps_found, stream);
-  else
+  } else {
     launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, false, false, Offset>,
                    Threads>(segments, n, blocks, begins, ends, error, gaps_found, stream);
+  }
 }
 
 // Production's shape (segmented_scan_tuning_sweep's "marking" mode, docs/perf): runs of 256
 // segments a warp, a window of 512 words (16 KiB of items: runs whose segments average up
 // to 64 items), 58 registers for begin/end arrays (4 blocks per SM), 42 for CSR.
-template <class Offset>
+template <class Offset, bool GapsAsHeads = false>
 void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
                           std::uint32_t* ends, unsigned long long* error, unsigned* gaps_found,
                           cudaStream_t stream) {
-  launch_mark_segments_shaped<256, 8, 512, 4>(segments, n, begins, ends, error, gaps_found, stream);
-}
-
-// Begin/end arrays marked for an inclusive scan whose gap items are copied: every gap item
-// is marked in `begins` as a segment of its own, and nothing in an `ends` bitmap
-// (mark_segments_kernel's GapsAsHeads), at production's shape.
-// `ranges` (cleared: its first 16 bytes) lists the gaps too long for one warp's stores,
-// which the next kernel sets across the GPU (none can be that long below 32 *
-// listed_range_min_words items, and then it is not launched).
-template <class Offset>
-void launch_mark_gaps_as_heads(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
-                               unsigned long long* ranges, unsigned long long* error, cudaStream_t stream) {
-  if (segments.count == 0) return;
-  constexpr int threads = 256, per_lane = 8;
-  constexpr index_t per_block = static_cast<index_t>(threads) * per_lane;
-  launch_marking<mark_segments_kernel<threads, per_lane, 512, 4, false, true, Offset>, threads>(
-      segments, n, (segments.count + per_block - 1) / per_block, begins,
-      reinterpret_cast<std::uint32_t*>(ranges), error, nullptr, stream);
-  if (n > 32 * listed_range_min_words) {
-    constexpr int fill_threads = 256;
-    launch(set_listed_words_kernel<fill_threads>,
-           dim3(static_cast<unsigned>(resident_blocks<set_listed_words_kernel<fill_threads>>(fill_threads, 0))),
-           fill_threads, 0, stream, begins, static_cast<const unsigned long long*>(ranges));
-  }
+  launch_mark_segments_shaped<256, 8, 512, 4, Offset, GapsAsHeads>(segments, n, begins, ends, error, gaps_found,
+                                                                   stream);
 }
 
 // Whether a scan of `segments` marks their gap items as heads: inclusive scans of begin/end
@@ -496,8 +491,7 @@ void mark_offsets(const segment_offsets<Offset>& segments, index_t n, const work
                                                    : plan::offsets_workspace_bytes(n),
                                    stream));
   if (gaps_as_heads)
-    launch_mark_gaps_as_heads(segments, n, w.begins(), reinterpret_cast<unsigned long long*>(w.ends()), w.error(),
-                              stream);
+    launch_mark_segments<Offset, true>(segments, n, w.begins(), w.ends(), w.error(), nullptr, stream);
   else
     launch_mark_segments(segments, n, w.begins(), csr ? nullptr : w.ends(), w.error(), csr ? nullptr : w.gaps_found(),
                          stream);
