@@ -257,8 +257,9 @@ TEST(SegmentedScan, OffsetsMarkingAcrossChunksAndSpans) {
 // the segments leave no gap (and then the word after the bitmap stays zero, so the
 // pipelined scan reads the begins bitmap in its place). Marked for an inclusive scan whose
 // gap items are copied, every gap item is a head in the begins bitmap alone, whether the
-// warp's window, its global stores or (gaps of over listed_range_min_words words: one
-// segment in the middle) the listed ranges' kernel set it. Empty segments at a gap's
+// warp's window, its global stores or (gaps of over listed_range_words words: one
+// segment in the middle, and short segments between gaps cut into one piece, a piece and
+// a word, a piece less a word, several pieces) the listed words' kernel set it. Empty segments at a gap's
 // start, inside a gap, between touching segments and at n; the scans' results on each.
 TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
   ONEPASS_REQUIRE_GPU();
@@ -298,6 +299,21 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
   {  // one segment in the middle: gaps of a third and a half of the items, before and after it
     const long long n = std::min<long long>(300007, max_test_items());
     layouts.push_back({"one segment, long gaps", {n / 3}, {n / 2}, n});
+  }
+  {  // short segments between long gaps whose inner words are a piece and one or two words,
+     // two pieces less a word, three pieces, exactly one piece (not listed: the warp
+     // stores it) and two pieces (each segment starts 7 items into a word and its gap ends
+     // in the word after its own, so the next segment's start sets the inner words)
+    const long long w = onepass::detail::listed_range_words;
+    std::vector<long long> begin, end;
+    long long at = 0;
+    for (long long inner : {w + 1, w + 2, 2 * w - 1, 3 * w, w, 2 * w}) {
+      begin.push_back(at);
+      end.push_back(at + 39);  // the gap starts inside word at / 32 + 1
+      at = (at / 32 + 2 + inner) * 32 + 7;  // inner words at / 32 + 2 ... at / 32 + 1 + inner
+    }
+    const long long n = at + 100;
+    if (n <= max_test_items()) layouts.push_back({"short segments, gaps in pieces", begin, end, n});
   }
   for (const layout& l : layouts) {
     const long long n = l.n;
@@ -422,6 +438,47 @@ void check_offset_loads(const std::vector<int>& values, const std::vector<long l
     segmented_inclusive_scan(in.get(), n, segment_offsets<Offset>{d_begin.get() + lead, d_end.get() + lead, count},
                              out.get());
     expect_equal(want_gaps, out.download(), "begin/end with gaps, " + label);
+  }
+}
+
+// The listed words' kernel on its own: more pieces than its warps (one block of two, so
+// each warp strides over the list), pieces of 1 to listed_range_words words at every
+// alignment (the bitmap 0 to 3 words past a 16-byte boundary), adjacent pieces; every
+// listed word becomes all ones and no other word is touched.
+TEST(SegmentedScan, ListedWordsKernelSetsEveryPieceAndNothingElse) {
+  ONEPASS_REQUIRE_GPU();
+  const long long w = onepass::detail::listed_range_words;
+  const long long words = 40 * w;
+  std::mt19937_64 rng(5);
+  std::vector<unsigned long long> list{0, 0};
+  std::vector<char> listed(static_cast<std::size_t>(words), 0);
+  const long long lengths[] = {1, 2, 3, 4, 5, w - 1, w, 7, 0};  // 0: a random length
+  for (long long at = 3, piece = 0; piece < 37; ++piece) {
+    long long length = lengths[piece % 9];
+    if (length == 0) length = 1 + static_cast<long long>(rng() % static_cast<std::uint64_t>(w));
+    list.push_back(static_cast<unsigned long long>(at));
+    list.push_back(static_cast<unsigned long long>(at + length - 1));
+    for (long long i = at; i < at + length; ++i) listed[static_cast<std::size_t>(i)] = 1;
+    at += length + (rng() % 3 == 0 ? 0 : 1 + static_cast<long long>(rng() % 70));  // some pieces touch
+  }
+  list[0] = (list.size() - 2) / 2;
+  ASSERT_GT(list[0], 32u);
+  device_buffer<unsigned long long> d_list(list);
+  device_buffer<std::uint32_t> bitmap(words + 4);
+  for (int lead = 0; lead < 4; ++lead) {
+    const std::vector<std::uint32_t> before = random_vector<std::uint32_t>(words + 4, 11 + lead);
+    bitmap.upload(before);
+    onepass::detail::set_listed_words_kernel<64><<<1, 64>>>(bitmap.get() + lead, d_list.get());
+    ONEPASS_CHECK_CUDA(cudaGetLastError());
+    ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+    const auto after = bitmap.download();
+    long long wrong = -1;
+    for (long long i = 0; i < words + 4 && wrong < 0; ++i) {
+      const long long word = i - lead;  // the kernel's word index
+      const bool set = word >= 0 && word < words && listed[static_cast<std::size_t>(word)];
+      if (after[static_cast<std::size_t>(i)] != (set ? ~0u : before[static_cast<std::size_t>(i)])) wrong = i;
+    }
+    EXPECT_EQ(wrong, -1) << "the bitmap " << lead << " words past 16 bytes: the first wrong word";
   }
 }
 

@@ -132,6 +132,34 @@ TEST(SegmentedScanValidation, GapsMarkedAsHeadsChoice) {
   static_assert(tuning::default_segmented_scan_tuning<float>::value.copied_gaps_as_heads);
 }
 
+// The long gaps' pieces (set_bit_ranges, set_listed_words_kernel) are listed in the `ends`
+// bitmap's place: max_listed_pieces bounds them, and the list (a 16-byte count, then 16
+// bytes a piece) fits there at every size where a gap can be listed. The bound itself,
+// checked by brute force on small piece sizes' worth of words: gaps of L > 1024 inner
+// words cut into ceil(L / 1024) pieces never add up to more, however the words are split.
+TEST(SegmentedScanValidation, ListedGapPiecesFitInTheEndsBitmap) {
+  using onepass::detail::listed_range_words;
+  using onepass::detail::max_listed_pieces;
+  using plan = onepass::detail::segmented_scan_plan<int>;
+  for (long long n : {32 * listed_range_words + 1, 32 * listed_range_words + 4097, 1ll << 20, 300007ll,
+                      (1ll << 28) + 5, (1ll << 33) + 31, (1ll << 40) + 12345}) {
+    EXPECT_LE(16 + 16 * static_cast<std::size_t>(max_listed_pieces(n)), plan::bitmap_bytes(n)) << "n = " << n;
+  }
+  const auto pieces = [&](long long words) { return (words + listed_range_words - 1) / listed_range_words; };
+  for (long long words = 0; words <= 40 * listed_range_words; words += 97) {
+    // One gap of all the words, or as many of the shortest listed gaps (1025 words) as fit,
+    // or gaps of 2048 + 1 (each a piece over a multiple): the most pieces of any split.
+    const long long n = 32 * words;
+    long long most = words > listed_range_words ? pieces(words) : 0;
+    for (long long length : {listed_range_words + 1, 2 * listed_range_words + 1}) {
+      if (words < length) continue;
+      const long long gaps = words / length;
+      most = std::max(most, gaps * pieces(length));
+    }
+    EXPECT_LE(most, max_listed_pieces(n)) << words << " inner words";
+  }
+}
+
 TEST(SegmentedScanValidation, Workspace) {
   const long long n = 100000;
   const std::size_t need = segmented_scan_workspace_bytes<int>(n);

@@ -765,24 +765,32 @@ struct bitmap_marker {
 };
 
 // Gaps whose inner bitmap words (those wholly inside the gap) number more than this are
-// listed, not stored by the marking warp: a list of word ranges [first, last] (ranges[0]:
-// how many; range r at ranges[2 + 2r] and ranges[3 + 2r]) that set_listed_words_kernel
-// sets across the GPU. One warp storing a long gap's words alone kept the scan waiting:
-// one trimmed segment of 2^28 int32 items (its gaps about 44% of them) took 1.857 ms
-// against 0.558 listed (docs/perf/segmented_scan.md, "Copied gap items as one-item
-// segments").
-inline constexpr long long listed_range_min_words = 1024;
+// listed, not stored by the marking warp, in pieces of at most this many words: a list of
+// word ranges [first, last] (ranges[0]: how many; piece r at ranges[2 + 2r] and
+// ranges[3 + 2r]) that set_listed_words_kernel sets, a warp a piece. One warp storing a
+// long gap's words alone kept the scan waiting: one trimmed segment of 2^28 int32 items
+// (its gaps about 44% of them) took 1.857 ms against 0.558 listed (docs/perf/
+// segmented_scan.md, "Copied gap items as one-item segments"). Pieces, not whole gaps,
+// so that no thread of the listed words' kernel walks the list ("Long gaps in pieces").
+inline constexpr long long listed_range_words = 1024;
+
+// The most pieces the marking lists for n items. A listed gap of L > listed_range_words
+// inner words is ceil(L / listed_range_words) <= 2 L / listed_range_words pieces, and no
+// two gaps share an inner word. The list fits in the `ends` bitmap's n / 8 bytes
+// wherever a gap can be listed (n > 32 * listed_range_words).
+constexpr long long max_listed_pieces(long long n) { return 2 * ((n + 31) / 32) / listed_range_words; }
 
 // Sets bits [first, last) of a global bitmap for each lane's range (empty where first >=
 // last), the warp together: a lane ORs its range's partly covered first and last words,
 // and the warp stores the words wholly inside each range, lane by lane, 32 consecutive
-// words a store; where there are more than listed_range_min_words of them and `ranges` is
-// not null, the lane lists them there instead. Only this call (or the listed ranges'
-// kernel) sets bits in those inner words (they hold no other item), so plain stores do.
-// All 32 lanes must call it.
+// words a store; where there are more than listed_range_words of them and `ranges` is not
+// null, the warp lists them there in pieces instead (the lanes writing a range's pieces
+// together). Only this call (or the listed words' kernel) sets bits in those inner words
+// (they hold no other item), so plain stores do. All 32 lanes must call it.
 __device__ ONEPASS_FORCEINLINE void set_bit_ranges(std::uint32_t* bitmap, long long first, long long last,
                                                    unsigned long long* ranges) {
   long long inner_first = 0, inner_last = -1;  // words wholly inside the range
+  unsigned long long pieces = 0, first_piece = 0;  // listed: how many pieces, and where in the list
   if (first < last) {
     const long long fw = first / 32, lw = (last - 1) / 32;
     const unsigned head = ~0u << (first % 32), tail = ~0u >> (31 - (last - 1) % 32);
@@ -793,11 +801,10 @@ __device__ ONEPASS_FORCEINLINE void set_bit_ranges(std::uint32_t* bitmap, long l
       atomicOr(&bitmap[lw], tail);
       inner_first = fw + 1;
       inner_last = lw - 1;
-      if (ranges != nullptr && inner_last - inner_first + 1 > listed_range_min_words) {
-        const unsigned long long r = atomicAdd(&ranges[0], 1ull);
-        ranges[2 + 2 * r] = static_cast<unsigned long long>(inner_first);
-        ranges[3 + 2 * r] = static_cast<unsigned long long>(inner_last);
-        inner_last = -1;
+      const long long words = inner_last - inner_first + 1;
+      if (ranges != nullptr && words > listed_range_words) {
+        pieces = static_cast<unsigned long long>((words + listed_range_words - 1) / listed_range_words);
+        first_piece = atomicAdd(&ranges[0], pieces);
       }
     }
   }
@@ -805,7 +812,18 @@ __device__ ONEPASS_FORCEINLINE void set_bit_ranges(std::uint32_t* bitmap, long l
   for (unsigned pending = __ballot_sync(~0u, inner_first <= inner_last); pending != 0; pending &= pending - 1) {
     const int owner = __ffs(pending) - 1;
     const long long a = __shfl_sync(~0u, inner_first, owner), z = __shfl_sync(~0u, inner_last, owner);
-    for (long long w = a + lane; w <= z; w += 32) bitmap[w] = ~0u;
+    const unsigned long long listed = __shfl_sync(~0u, pieces, owner);
+    if (listed != 0) {
+      const unsigned long long at = __shfl_sync(~0u, first_piece, owner);
+      for (unsigned long long p = static_cast<unsigned long long>(lane); p < listed; p += 32) {
+        const long long piece_first = a + static_cast<long long>(p) * listed_range_words;
+        const long long piece_last = piece_first + listed_range_words - 1;
+        ranges[2 + 2 * (at + p)] = static_cast<unsigned long long>(piece_first);
+        ranges[3 + 2 * (at + p)] = static_cast<unsigned long long>(piece_last < z ? piece_last : z);
+      }
+    } else {
+      for (long long w = a + lane; w <= z; w += 32) bitmap[w] = ~0u;
+    }
   }
 }
 
@@ -896,9 +914,9 @@ __device__ ONEPASS_FORCEINLINE void write_window_word(std::uint32_t& window_word
 // the gaps' items with a prefix XOR, bit by bit within each word and by ballot across
 // words. Sparser runs set each gap's bits in global memory, the warp storing the words
 // wholly inside a gap together (set_bit_ranges), except that a gap of more than
-// listed_range_min_words such words is listed in `ends` (unused otherwise: at least
-// 16 + 16 * (n / 128) bytes, cleared like the list's count, the first 8) for
-// set_listed_words_kernel, launched next.
+// listed_range_words such words is listed, in pieces, in `ends` (unused otherwise; its
+// first 16 bytes, which hold the list's count, cleared; max_listed_pieces says why the
+// list fits) for set_listed_words_kernel, launched next.
 template <int BlockThreads, int SegmentsPerLane, int WindowWords, int MinBlocksPerSm, bool Csr, bool GapsAsHeads,
           class Offset>
 __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_kernel(
@@ -1113,25 +1131,27 @@ __global__ __launch_bounds__(BlockThreads, MinBlocksPerSm) void mark_segments_ke
     if (gaps_found != nullptr && __any_sync(~0u, marked_end) && lane == 0) atomicOr(gaps_found, 1u);
 }
 
-// Sets every word of the ranges the marking listed (set_bit_ranges) to all ones, the grid
-// together, 16 bytes a store where the words allow; nothing where none is listed.
+// Sets every word of the pieces the marking listed (set_bit_ranges) to all ones, a warp a
+// piece (at most listed_range_words words: a few 16-byte stores a lane), grid-stride over
+// the list; nothing where none is listed.
 template <int BlockThreads>
 __global__ __launch_bounds__(BlockThreads) void set_listed_words_kernel(std::uint32_t* bitmap,
                                                                         const unsigned long long* ranges) {
+  constexpr int warps = BlockThreads / 32;
   const unsigned long long count = ranges[0];
-  const index_t worker = static_cast<index_t>(blockIdx.x) * BlockThreads + static_cast<index_t>(threadIdx.x);
-  const index_t workers = static_cast<index_t>(gridDim.x) * BlockThreads;
-  for (unsigned long long r = 0; r < count; ++r) {
+  const auto lane = static_cast<index_t>(threadIdx.x % 32);
+  const auto stride = static_cast<unsigned long long>(gridDim.x) * warps;
+  for (auto r = static_cast<unsigned long long>(blockIdx.x) * warps + threadIdx.x / 32; r < count; r += stride) {
     const auto first = static_cast<index_t>(ranges[2 + 2 * r]), last = static_cast<index_t>(ranges[3 + 2 * r]);
     // Words [first, vector_first) and [vector_end, last] one by one, whole 16-byte vectors between.
     const auto misalignment = static_cast<index_t>(reinterpret_cast<std::uintptr_t>(bitmap + first) % 16 / 4);
     const index_t vector_first = first + (4 - misalignment) % 4;
     const index_t vectors = (last + 1 - vector_first) / 4;
     const index_t vector_end = vector_first + 4 * vectors;
-    for (index_t w = first + worker; w < vector_first && w <= last; w += workers) bitmap[w] = ~0u;
-    for (index_t w = vector_end + worker; w <= last; w += workers) bitmap[w] = ~0u;
+    if (first + lane < vector_first && first + lane <= last) bitmap[first + lane] = ~0u;
+    if (vector_end + lane <= last) bitmap[vector_end + lane] = ~0u;
     auto* const v = reinterpret_cast<uint4*>(bitmap + vector_first);
-    for (index_t i = worker; i < vectors; i += workers) v[i] = make_uint4(~0u, ~0u, ~0u, ~0u);
+    for (index_t i = lane; i < vectors; i += 32) v[i] = make_uint4(~0u, ~0u, ~0u, ~0u);
   }
 }
 

@@ -348,9 +348,9 @@ void launch_marking(const segment_offsets<Offset>& segments, index_t n, index_t 
 // WindowWords bitmap words a warp, a __launch_bounds__ minimum of MinBlocksPerSm.
 // GapsAsHeads (begin/end arrays, for an inclusive scan whose gap items are copied): every
 // gap item is marked in `begins` as a segment of its own and nothing in an `ends` bitmap
-// (mark_segments_kernel's GapsAsHeads); `ends` then holds the list of gaps too long for one
-// warp's stores (its first 16 bytes cleared), which the next kernel sets across the GPU
-// (none can be that long below 32 * listed_range_min_words items, and then it is not
+// (mark_segments_kernel's GapsAsHeads); `ends` then holds the gaps too long for one warp's
+// stores, listed in pieces (its first 16 bytes cleared), which the next kernel sets a warp
+// a piece (none can be that long below 32 * listed_range_words items, and then it is not
 // launched).
 template <int Threads, int SegmentsPerLane, int WindowWords, int MinBlocksPerSm, class Offset,
           bool GapsAsHeads = false>
@@ -363,10 +363,14 @@ void launch_mark_segments_shaped(const segment_offsets<Offset>& segments, index_
   if constexpr (GapsAsHeads) {
     launch_marking<mark_segments_kernel<Threads, SegmentsPerLane, WindowWords, MinBlocksPerSm, false, true, Offset>,
                    Threads>(segments, n, blocks, begins, ends, error, nullptr, stream);
-    if (n > 32 * listed_range_min_words) {
+    if (n > 32 * listed_range_words) {
+      // A warp a piece: a grid for the most pieces n can be listed in, at most one wave
+      // (its blocks stride over the list), so that small inputs launch a few blocks.
       constexpr int fill_threads = 256;
-      launch(set_listed_words_kernel<fill_threads>,
-             dim3(static_cast<unsigned>(resident_blocks<set_listed_words_kernel<fill_threads>>(fill_threads, 0))),
+      constexpr index_t pieces_per_block = fill_threads / 32;
+      const index_t wanted = (max_listed_pieces(n) + pieces_per_block - 1) / pieces_per_block;
+      const index_t wave = resident_blocks<set_listed_words_kernel<fill_threads>>(fill_threads, 0);
+      launch(set_listed_words_kernel<fill_threads>, dim3(static_cast<unsigned>(wanted < wave ? wanted : wave)),
              fill_threads, 0, stream, begins, reinterpret_cast<const unsigned long long*>(ends));
     }
   } else if (is_csr(segments)) {
