@@ -258,9 +258,9 @@ TEST(SegmentedScan, OffsetsMarkingAcrossChunksAndSpans) {
 // pipelined scan reads the begins bitmap in its place). Marked for an inclusive scan whose
 // gap items are copied, every gap item is a head in the begins bitmap alone, whether the
 // warp's window, its global stores or (gaps of over listed_range_words words: one
-// segment in the middle, and short segments between gaps cut into one piece, a piece and
-// a word, a piece less a word, several pieces) the listed words' kernel set it. Empty segments at a gap's
-// start, inside a gap, between touching segments and at n; the scans' results on each.
+// segment in the middle, and short segments between gaps of two and three pieces) the
+// listed words' kernel set it. Empty segments at a gap's start, inside a gap, between
+// touching segments and at n; the scans' results on each.
 TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
   ONEPASS_REQUIRE_GPU();
   using plan = onepass::detail::segmented_scan_plan<int>;
@@ -456,6 +456,7 @@ TEST(SegmentedScan, ListedWordsKernelSetsEveryPieceAndNothingElse) {
   for (long long at = 3, piece = 0; piece < 37; ++piece) {
     long long length = lengths[piece % 9];
     if (length == 0) length = 1 + static_cast<long long>(rng() % static_cast<std::uint64_t>(w));
+    ASSERT_LE(at + length, words);
     list.push_back(static_cast<unsigned long long>(at));
     list.push_back(static_cast<unsigned long long>(at + length - 1));
     for (long long i = at; i < at + length; ++i) listed[static_cast<std::size_t>(i)] = 1;

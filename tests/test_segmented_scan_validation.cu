@@ -135,8 +135,8 @@ TEST(SegmentedScanValidation, GapsMarkedAsHeadsChoice) {
 // The long gaps' pieces (set_bit_ranges, set_listed_words_kernel) are listed in the `ends`
 // bitmap's place: max_listed_pieces bounds them, and the list (a 16-byte count, then 16
 // bytes a piece) fits there at every size where a gap can be listed. The bound itself,
-// checked by brute force on small piece sizes' worth of words: gaps of L > 1024 inner
-// words cut into ceil(L / 1024) pieces never add up to more, however the words are split.
+// against the splits that come closest to it: one gap of all the words, and as many of
+// the shortest gaps of two or three pieces (1025 and 2049 inner words) as fit.
 TEST(SegmentedScanValidation, ListedGapPiecesFitInTheEndsBitmap) {
   using onepass::detail::listed_range_words;
   using onepass::detail::max_listed_pieces;
@@ -147,8 +147,6 @@ TEST(SegmentedScanValidation, ListedGapPiecesFitInTheEndsBitmap) {
   }
   const auto pieces = [&](long long words) { return (words + listed_range_words - 1) / listed_range_words; };
   for (long long words = 0; words <= 40 * listed_range_words; words += 97) {
-    // One gap of all the words, or as many of the shortest listed gaps (1025 words) as fit,
-    // or gaps of 2048 + 1 (each a piece over a multiple): the most pieces of any split.
     const long long n = 32 * words;
     long long most = words > listed_range_words ? pieces(words) : 0;
     for (long long length : {listed_range_words + 1, 2 * listed_range_words + 1}) {
