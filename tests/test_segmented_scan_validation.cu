@@ -145,7 +145,7 @@ TEST(SegmentedScanValidation, ListedGapPiecesFitInTheEndsBitmap) {
                       (1ll << 28) + 5, (1ll << 33) + 31, (1ll << 40) + 12345}) {
     EXPECT_LE(16 + 16 * static_cast<std::size_t>(max_listed_pieces(n)), plan::bitmap_bytes(n)) << "n = " << n;
   }
-  const auto pieces = [&](long long words) { return (words + listed_range_words - 1) / listed_range_words; };
+  const auto pieces = [](long long words) { return onepass::detail::listed_pieces(words); };
   for (long long words = 0; words <= 40 * listed_range_words; words += 97) {
     const long long n = 32 * words;
     long long most = words > listed_range_words ? pieces(words) : 0;

@@ -779,6 +779,10 @@ inline constexpr long long listed_range_words = 1024;
 // two gaps share an inner word. The list fits in the `ends` bitmap's n / 8 bytes
 // wherever a gap can be listed (n > 32 * listed_range_words).
 constexpr long long max_listed_pieces(long long n) { return 2 * ((n + 31) / 32) / listed_range_words; }
+// The pieces a listed gap of `words` inner words is cut into.
+ONEPASS_HD constexpr long long listed_pieces(long long words) {
+  return (words + listed_range_words - 1) / listed_range_words;
+}
 
 // Sets bits [first, last) of a global bitmap for each lane's range (empty where first >=
 // last), the warp together: a lane ORs its range's partly covered first and last words,
@@ -790,7 +794,7 @@ constexpr long long max_listed_pieces(long long n) { return 2 * ((n + 31) / 32) 
 __device__ ONEPASS_FORCEINLINE void set_bit_ranges(std::uint32_t* bitmap, long long first, long long last,
                                                    unsigned long long* ranges) {
   long long inner_first = 0, inner_last = -1;  // words wholly inside the range
-  unsigned long long pieces = 0, first_piece = 0;  // listed: how many pieces, and where in the list
+  unsigned long long first_piece = 0;  // listed: where its pieces begin in the list
   if (first < last) {
     const long long fw = first / 32, lw = (last - 1) / 32;
     const unsigned head = ~0u << (first % 32), tail = ~0u >> (31 - (last - 1) % 32);
@@ -802,24 +806,24 @@ __device__ ONEPASS_FORCEINLINE void set_bit_ranges(std::uint32_t* bitmap, long l
       inner_first = fw + 1;
       inner_last = lw - 1;
       const long long words = inner_last - inner_first + 1;
-      if (ranges != nullptr && words > listed_range_words) {
-        pieces = static_cast<unsigned long long>((words + listed_range_words - 1) / listed_range_words);
-        first_piece = atomicAdd(&ranges[0], pieces);
-      }
+      if (ranges != nullptr && words > listed_range_words)
+        first_piece = atomicAdd(&ranges[0], static_cast<unsigned long long>(listed_pieces(words)));
     }
   }
   const int lane = lane_id();
   for (unsigned pending = __ballot_sync(~0u, inner_first <= inner_last); pending != 0; pending &= pending - 1) {
     const int owner = __ffs(pending) - 1;
     const long long a = __shfl_sync(~0u, inner_first, owner), z = __shfl_sync(~0u, inner_last, owner);
-    const unsigned long long listed = __shfl_sync(~0u, pieces, owner);
-    if (listed != 0) {
+    // Listed or not follows from the range itself, the same on every lane.
+    if (ranges != nullptr && z - a + 1 > listed_range_words) {
       const unsigned long long at = __shfl_sync(~0u, first_piece, owner);
-      for (unsigned long long p = static_cast<unsigned long long>(lane); p < listed; p += 32) {
-        const long long piece_first = a + static_cast<long long>(p) * listed_range_words;
+      const long long pieces = listed_pieces(z - a + 1);
+      for (long long p = lane; p < pieces; p += 32) {
+        const long long piece_first = a + p * listed_range_words;
         const long long piece_last = piece_first + listed_range_words - 1;
-        ranges[2 + 2 * (at + p)] = static_cast<unsigned long long>(piece_first);
-        ranges[3 + 2 * (at + p)] = static_cast<unsigned long long>(piece_last < z ? piece_last : z);
+        const unsigned long long r = at + static_cast<unsigned long long>(p);
+        ranges[2 + 2 * r] = static_cast<unsigned long long>(piece_first);
+        ranges[3 + 2 * r] = static_cast<unsigned long long>(piece_last < z ? piece_last : z);
       }
     } else {
       for (long long w = a + lane; w <= z; w += 32) bitmap[w] = ~0u;
