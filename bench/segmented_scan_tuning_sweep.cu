@@ -7,7 +7,8 @@
 // Used to choose the rows of include/onepass/tuning/segmented_scan_tuning.cuh
 // (docs/perf/segmented_scan.md).
 //   segmented_scan_tuning_sweep [log2_n=28] [int32|int64|double|8byte|all=all]
-//                               [all|offsets|bykey_prefetch|bykey_pipeline|cap|gaps|split|marking|thread_scan|headless=all]
+//                               [all|offsets|bykey_prefetch|bykey_pipeline|cap|gaps|split|marking|thread_scan|headless|
+//                                marking_runs=all]
 //                               [distribution=all]
 // "offsets" runs the offsets form's rows only, on every distribution (all_32 and
 // with_empty too); "bykey_prefetch" scan by key's production shape at L2 prefetch
@@ -26,7 +27,11 @@
 // but scan by key, alternated twice; "headless" the offsets forms (CSR, begin/end,
 // begin/end with gaps) with the pipelined agent's headless-tile path never, where
 // production takes it (tuning::segmented_scan_tuning::pipeline_headless_min_segment_items)
-// and always, alternated twice. A fourth argument (all_1, all_32, uniform_1_1000,
+// and always, alternated twice; "marking_runs" begin/end arrays with gaps copied (marked
+// as heads) with the marking's runs of 256 segments a warp (as before 2026-12-02),
+// production's runs and other runs and windows where segments average 64 items or more
+// (tuning::segmented_scan_tuning::gaps_as_heads_long_segment_items), whole calls, alternated
+// twice. A fourth argument (all_1, all_32, uniform_1_1000,
 // power_law, one_segment, with_empty) runs that distribution alone (for a profiler).
 // int32 values at n, int64 and double values at n / 2 ("all": int32 and int64; "8byte": int64
 // and double), uint8 head flags, int32 keys for the by-key rows, inclusive sums (the double
@@ -63,16 +68,16 @@ int main(int argc, char** argv) try {
   const std::string forms = argc > 3 ? argv[3] : "all";
   if (forms != "all" && forms != "offsets" && forms != "bykey_prefetch" && forms != "bykey_pipeline" &&
       forms != "cap" && forms != "gaps" && forms != "split" && forms != "marking" && forms != "thread_scan" &&
-      forms != "headless")
+      forms != "headless" && forms != "marking_runs")
     throw std::invalid_argument("the third argument is all, offsets, bykey_prefetch, bykey_pipeline, cap, gaps, "
-                                "split, marking, thread_scan or headless, not " +
+                                "split, marking, thread_scan, headless or marking_runs, not " +
                                 forms);
   if (types != "all" && types != "int32" && types != "int64" && types != "double" && types != "8byte")
     throw std::invalid_argument("the second argument is int32, int64, double, 8byte or all, not " + types);
   int failures = 0;
   using dist = test::segment_distribution;
   std::vector<dist> distributions =
-      forms == "offsets" || forms == "gaps" || forms == "split" || forms == "marking"
+      forms == "offsets" || forms == "gaps" || forms == "split" || forms == "marking" || forms == "marking_runs"
           ? std::vector<dist>{dist::one_segment, dist::uniform_1_1000, dist::power_law, dist::all_1, dist::all_32,
                               dist::with_empty}
           : std::vector<dist>{dist::one_segment, dist::uniform_1_1000, dist::power_law, dist::all_1};

@@ -87,6 +87,20 @@ struct copied_gaps_as_gaps {
   }();
 };
 
+// The production row with gaps marked as heads in runs of 32 * SegmentsPerLane segments
+// and a window of WindowWords where segments average MinItems items or more (0: never;
+// the tuning's gaps_as_heads_long_segment_items).
+template <class T, long long MinItems, int SegmentsPerLane, int WindowWords>
+struct production_marking_runs {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::default_segmented_scan_tuning<T>::value;
+    t.gaps_as_heads_long_segment_items = MinItems;
+    t.gaps_as_heads_long_segments_per_lane = SegmentsPerLane;
+    t.gaps_as_heads_long_window_words = WindowWords;
+    return t;
+  }();
+};
+
 // The production row with scan by key through the pipelined agent at MinBlocks blocks per
 // SM (0: one tile per block).
 template <class T, int MinBlocks>
@@ -175,6 +189,7 @@ struct sweep {
   bool bykey_pipeline = false;  // scan by key through the pipelined agent against one tile per block
   bool thread_scan = false;     // step A's thread scan in order (production) against in groups
   bool headless = false;        // the offsets forms' headless-tile path: never, production's, always
+  bool marking_runs = false;    // gaps copied, the marking's runs and windows for long segments
 
   // A distribution's boundaries on the device, as CSR offsets and as begin/end arrays.
   struct device_offsets {
@@ -403,6 +418,26 @@ struct sweep {
       }
       return;
     }
+    if (marking_runs) {
+      // Gaps copied (marked as heads) with the marking's runs of 256 segments a warp in a
+      // window of 512 words (no choice for long segments, as before 2026-12-02), production's
+      // choice, and other runs and windows where segments average 64 items or more,
+      // alternated twice, whole calls.
+      using runs_256 = production_marking_runs<T, 0, 8, 512>;
+      using runs_32_w512 = production_marking_runs<T, 64, 1, 512>;
+      using runs_32_w1024 = production_marking_runs<T, 64, 1, 1024>;
+      using runs_64_w1024 = production_marking_runs<T, 64, 2, 1024>;
+      using runs_64_w2048 = production_marking_runs<T, 64, 2, 2048>;
+      for (int round = 0; round < 2; ++round) {
+        gaps_row<runs_256>(offsets, "gaps copied, runs of 256", gap_items::copied);
+        gaps_row<tuning::default_segmented_scan_tuning<T>>(offsets, "gaps copied, production", gap_items::copied);
+        gaps_row<runs_32_w512>(offsets, "gaps copied, runs of 32, window 512", gap_items::copied);
+        gaps_row<runs_32_w1024>(offsets, "gaps copied, runs of 32, window 1024", gap_items::copied);
+        gaps_row<runs_64_w1024>(offsets, "gaps copied, runs of 64, window 1024", gap_items::copied);
+        gaps_row<runs_64_w2048>(offsets, "gaps copied, runs of 64, window 2048", gap_items::copied);
+      }
+      return;
+    }
     if (headless) {
       // The offsets forms' headless-tile path never, production's choice and always,
       // alternated twice (offsets only, as the gaps mode).
@@ -587,6 +622,7 @@ int run_segmented_sweep(long long n, bench::timer& time, const std::string& form
   s.marking = forms == "marking";
   s.thread_scan = forms == "thread_scan";
   s.headless = forms == "headless";
+  s.marking_runs = forms == "marking_runs";
   for (auto d : distributions) s.distribution(d);
   return s.failures;
 }

@@ -259,7 +259,8 @@ TEST(SegmentedScan, OffsetsMarkingAcrossChunksAndSpans) {
 // gap items are copied, every gap item is a head in the begins bitmap alone, whether the
 // warp's window, its global stores or (gaps of over listed_range_words words: one
 // segment in the middle, and short segments between gaps of two and three pieces) the
-// listed words' kernel set it. Empty segments at a gap's start, inside a gap, between
+// listed words' kernel set it (and gaps of 0 to 34 inner words at every alignment).
+// Empty segments at a gap's start, inside a gap, between
 // touching segments and at n; the scans' results on each.
 TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
   ONEPASS_REQUIRE_GPU();
@@ -315,6 +316,23 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
     const long long n = at + 100;
     if (n <= max_test_items()) layouts.push_back({"short segments, gaps in pieces", begin, end, n});
   }
+  {  // short segments between gaps of 0 to 34 inner words, their first inner word at every
+     // word position in 16 bytes and their ends at many bit positions: runs spanning past
+     // the window (the global path's stores of gap words)
+    const long long most = 34;
+    std::vector<long long> begin, end;
+    long long at = 5;
+    for (long long i = 0; i < 1200; ++i) {
+      begin.push_back(at);
+      end.push_back(at + 1 + i % 11);
+      const long long inner = i % (most + 1), last_word = (end.back() - 1) / 32;
+      // The gap's last (partly covered) word: last_word + 1 + inner, so its inner words are
+      // last_word + 1 ... last_word + inner (where the segment's end is inside last_word).
+      at = (last_word + 1 + inner) * 32 + 1 + (i * 13) % 31;
+    }
+    const long long n = at + 3;
+    if (n <= max_test_items()) layouts.push_back({"short segments, short gaps at every alignment", begin, end, n});
+  }
   for (const layout& l : layouts) {
     const long long n = l.n;
     const index_t count = static_cast<index_t>(l.begin.size());
@@ -346,12 +364,17 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
 
     // Marked for an inclusive scan whose gap items are copied (marks_gaps_as_heads): the
     // begins bitmap alone, with a bit on every non-empty segment's first item and on every
-    // item in no segment, and none past n.
-    {
+    // item in no segment, and none past n. By production's shape and by runs of 32
+    // segments a warp where segments average 64 items or more (the tuning's
+    // gaps_as_heads_long_segment_items).
+    for (int runs_of_32 = 0; runs_of_32 < 2; ++runs_of_32) {
       const segment_offsets<long long> copied{b.get(), e.get(), count, gap_items::copied};
       ASSERT_TRUE((onepass::detail::marks_gaps_as_heads<int, void>(copied, false)));
       ASSERT_FALSE((onepass::detail::marks_gaps_as_heads<int, void>(copied, true)));
-      onepass::detail::mark_offsets<int, void>(copied, n, w, nullptr, false);
+      if (runs_of_32)
+        onepass::detail::mark_offsets<int, gaps_as_heads_runs_of_32<int>>(copied, n, w, nullptr, false);
+      else
+        onepass::detail::mark_offsets<int, void>(copied, n, w, nullptr, false);
       ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
       std::vector<std::uint32_t> heads(static_cast<std::size_t>(words));
       ONEPASS_CHECK_CUDA(cudaMemcpy(heads.data(), parts.begins(), heads.size() * 4, cudaMemcpyDeviceToHost));
@@ -363,7 +386,8 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
         const bool bit = (heads[i / 32] >> (i % 32)) & 1u;
         if (bit != (i < n && (!covered[i] || first_item[i]))) wrong = i;
       }
-      EXPECT_EQ(wrong, -1) << l.name << ": gaps as heads, the first wrong bit";
+      EXPECT_EQ(wrong, -1) << l.name << ": gaps as heads" << (runs_of_32 ? ", runs of 32" : "")
+                           << ", the first wrong bit";
     }
 
     // The scans: the public call (one tile per block at these sizes) and the pipelined

@@ -90,6 +90,21 @@ struct pipelined_everywhere {
   }();
 };
 
+// The default tuning with gaps marked as heads in runs of 32 segments a warp where
+// segments average 64 items or more (tuning::segmented_scan_tuning's
+// gaps_as_heads_long_segment_items; off by default, docs/perf/segmented_scan.md, "Gaps as
+// heads on long segments: runs of 32").
+template <class T>
+struct gaps_as_heads_runs_of_32 {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    auto t = tuning::default_segmented_scan_tuning<T>::value;
+    t.gaps_as_heads_long_segment_items = 64;
+    t.gaps_as_heads_long_segments_per_lane = 1;
+    t.gaps_as_heads_long_window_words = 512;
+    return t;
+  }();
+};
+
 // Runs the three forms (flags, CSR offsets, keys) on one input, simple style, and checks
 // each against the reference.
 template <class T, class Op>

@@ -384,7 +384,8 @@ void launch_mark_segments_shaped(const segment_offsets<Offset>& segments, index_
 
 // Production's shape (segmented_scan_tuning_sweep's "marking" mode, docs/perf): runs of 256
 // segments a warp, a window of 512 words (16 KiB of items: runs whose segments average up
-// to 64 items), 58 registers for begin/end arrays (4 blocks per SM), 42 for CSR.
+// to 64 items), 58 registers for begin/end arrays (4 blocks per SM), 42 for CSR. (Gaps as
+// heads on long segments: another shape, mark_offsets.)
 template <class Offset, bool GapsAsHeads = false>
 void launch_mark_segments(const segment_offsets<Offset>& segments, index_t n, std::uint32_t* begins,
                           std::uint32_t* ends, unsigned long long* error, unsigned* gaps_found,
@@ -480,7 +481,8 @@ struct offsets_workspace {
 // The offsets form's first half: clear the workspace, check and mark the segments
 // (requires n > 0 and segments.count > 0), for the scan scan_marked_offsets<exclusive>
 // runs next. One bitmap for CSR offsets and for gaps marked as heads
-// (marks_gaps_as_heads), two for other begin/end arrays.
+// (marks_gaps_as_heads), two for other begin/end arrays. Gaps marked as heads take
+// shorter runs on long segments where the tuning asks (gaps_as_heads_long_segment_items).
 template <class T, class Tuning, class Offset>
 void mark_offsets(const segment_offsets<Offset>& segments, index_t n, const workspace& ws, cudaStream_t stream,
                   bool exclusive) {
@@ -494,6 +496,19 @@ void mark_offsets(const segment_offsets<Offset>& segments, index_t n, const work
                                    : gaps_as_heads ? plan::workspace_bytes(n) + plan::bitmap_bytes(n) + 16
                                                    : plan::offsets_workspace_bytes(n),
                                    stream));
+  constexpr tuning::segmented_scan_tuning tune = plan::tuning;
+  if constexpr (tune.gaps_as_heads_long_segment_items > 0) {
+    if (gaps_as_heads && n / segments.count >= tune.gaps_as_heads_long_segment_items) {
+      constexpr int window = tune.gaps_as_heads_long_window_words;
+      // Two bitmaps of the window a warp (the heads and the gaps' toggles): 32 KiB of
+      // shared memory a block, as production's 256 threads at 512 words.
+      static_assert(window >= 512 && window <= 2048 && 512 % (window / 512) == 0, "512, 1024 or 2048 words");
+      constexpr int threads = 256 * 512 / window;
+      launch_mark_segments_shaped<threads, tune.gaps_as_heads_long_segments_per_lane, window, 4, Offset, true>(
+          segments, n, w.begins(), w.ends(), w.error(), nullptr, stream);
+      return;
+    }
+  }
   if (gaps_as_heads)
     launch_mark_segments<Offset, true>(segments, n, w.begins(), w.ends(), w.error(), nullptr, stream);
   else

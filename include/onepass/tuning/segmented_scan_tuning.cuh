@@ -130,6 +130,26 @@ struct segmented_scan_tuning {
   // with empty 0.4 points of the plain scan); docs/perf/segmented_scan.md, "Copied gap
   // items as one-item segments".
   bool copied_gaps_as_heads = true;
+  // Gaps marked as heads (copied_gaps_as_heads) on segments that average at least
+  // gaps_as_heads_long_segment_items items (n over the count; 0 = never): the marking
+  // (mark_segments_kernel) gives a warp runs of 32 * gaps_as_heads_long_segments_per_lane
+  // segments, not 256, with a window of gaps_as_heads_long_window_words bitmap words (512,
+  // 1024 or 2048: blocks of 256, 128 or 64 threads). 256 long segments span past the
+  // window, and a warp then sets its gaps' bits in global memory (atomics on their partly
+  // covered words, stores scattered over some 16 KiB); shorter runs fit the window more
+  // often, whose words the warp stores whole and coalesced, and give more warps a run. On
+  // an H200 (segmented_scan_tuning_sweep 28 int32 marking_runs uniform_1_1000, whole
+  // calls, % of the plain scan): runs of 256 88.8, of 32 at 512 words 90.4-90.5, of 32 at
+  // 1024 words 89.6, of 64 at 1024 89.8-89.9, of 64 at 2048 88.0-88.1; int64 at 2^27
+  // 93.5-93.7 against 94.0 at 32 and 512; one segment 93.7 -> 94.8. The same runs for CSR
+  // offsets and begin/end arrays without gaps were level, and for untouched gaps 1.2%
+  // slower, so they are for gaps as heads alone (docs/perf/segmented_scan.md, "Gaps as
+  // heads on long segments: runs of 32"). Off (0) by default until this exact code has run
+  // on a GPU: every measurement above had short gaps' inner words stored by their lanes
+  // (docs/perf/experiments/segmented-lane-gap-stores.patch), which main does not do.
+  long long gaps_as_heads_long_segment_items = 0;
+  int gaps_as_heads_long_segments_per_lane = 8;
+  int gaps_as_heads_long_window_words = 512;
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr int pipeline_tile_items() const { return pipeline_block_threads * pipeline_items_per_thread; }
 };
