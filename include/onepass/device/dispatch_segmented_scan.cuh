@@ -502,7 +502,7 @@ void mark_offsets(const segment_offsets<Offset>& segments, index_t n, const work
       constexpr int window = tune.gaps_as_heads_long_window_words;
       // Two bitmaps of the window a warp (the heads and the gaps' toggles): 32 KiB of
       // shared memory a block, as production's 256 threads at 512 words.
-      static_assert(window >= 512 && window <= 2048 && 512 % (window / 512) == 0, "512, 1024 or 2048 words");
+      static_assert(window == 512 || window == 1024 || window == 2048, "512, 1024 or 2048 words");
       constexpr int threads = 256 * 512 / window;
       launch_mark_segments_shaped<threads, tune.gaps_as_heads_long_segments_per_lane, window, 4, Offset, true>(
           segments, n, w.begins(), w.ends(), w.error(), nullptr, stream);
