@@ -364,15 +364,16 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
 
     // Marked for an inclusive scan whose gap items are copied (marks_gaps_as_heads): the
     // begins bitmap alone, with a bit on every non-empty segment's first item and on every
-    // item in no segment, and none past n. By production's shape and by runs of 32
-    // segments a warp where segments average 64 items or more (the tuning's
-    // gaps_as_heads_long_segment_items).
-    for (int runs_of_32 = 0; runs_of_32 < 2; ++runs_of_32) {
+    // item in no segment, and none past n. By production's shapes (runs of 32 segments a
+    // warp where segments average 64 items or more, the tuning's
+    // gaps_as_heads_long_segment_items; runs of 256 elsewhere) and by runs of 256 on every
+    // layout.
+    for (int runs_of_256 = 0; runs_of_256 < 2; ++runs_of_256) {
       const segment_offsets<long long> copied{b.get(), e.get(), count, gap_items::copied};
       ASSERT_TRUE((onepass::detail::marks_gaps_as_heads<int, void>(copied, false)));
       ASSERT_FALSE((onepass::detail::marks_gaps_as_heads<int, void>(copied, true)));
-      if (runs_of_32)
-        onepass::detail::mark_offsets<int, gaps_as_heads_runs_of_32<int>>(copied, n, w, nullptr, false);
+      if (runs_of_256)
+        onepass::detail::mark_offsets<int, gaps_as_heads_runs_of_256<int>>(copied, n, w, nullptr, false);
       else
         onepass::detail::mark_offsets<int, void>(copied, n, w, nullptr, false);
       ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
@@ -386,7 +387,7 @@ TEST(SegmentedScan, OffsetsMarkEndsOnlyWhereGapsBegin) {
         const bool bit = (heads[i / 32] >> (i % 32)) & 1u;
         if (bit != (i < n && (!covered[i] || first_item[i]))) wrong = i;
       }
-      EXPECT_EQ(wrong, -1) << l.name << ": gaps as heads" << (runs_of_32 ? ", runs of 32" : "")
+      EXPECT_EQ(wrong, -1) << l.name << ": gaps as heads" << (runs_of_256 ? ", runs of 256" : "")
                            << ", the first wrong bit";
     }
 

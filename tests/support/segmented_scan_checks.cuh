@@ -90,17 +90,15 @@ struct pipelined_everywhere {
   }();
 };
 
-// The default tuning with gaps marked as heads in runs of 32 segments a warp where
-// segments average 64 items or more (tuning::segmented_scan_tuning's
-// gaps_as_heads_long_segment_items; off by default, docs/perf/segmented_scan.md, "Gaps as
-// heads on long segments: runs of 32").
+// The default tuning with gaps marked as heads in runs of 256 segments a warp whatever
+// the segments' lengths (tuning::segmented_scan_tuning's gaps_as_heads_long_segment_items
+// at 0): the marking's shape before 2026-12-02, which production still takes where
+// segments average fewer than 64 items (docs/perf/segmented_scan.md, "Runs of 32 adopted").
 template <class T>
-struct gaps_as_heads_runs_of_32 {
+struct gaps_as_heads_runs_of_256 {
   static constexpr tuning::segmented_scan_tuning value = [] {
     auto t = tuning::default_segmented_scan_tuning<T>::value;
-    t.gaps_as_heads_long_segment_items = 64;
-    t.gaps_as_heads_long_segments_per_lane = 1;
-    t.gaps_as_heads_long_window_words = 512;
+    t.gaps_as_heads_long_segment_items = 0;
     return t;
   }();
 };

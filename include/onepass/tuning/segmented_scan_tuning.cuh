@@ -144,9 +144,11 @@ struct segmented_scan_tuning {
   // 93.5-93.7 against 94.0 at 32 and 512; one segment 93.7 -> 94.8. The same runs for CSR
   // offsets and begin/end arrays without gaps were level, and for untouched gaps 1.2%
   // slower, so they are for gaps as heads alone (docs/perf/segmented_scan.md, "Gaps as
-  // heads on long segments: runs of 32"). Off (0) by default until this exact code has run
-  // on a GPU: every measurement above had short gaps' inner words stored by their lanes
-  // (docs/perf/experiments/segmented-lane-gap-stores.patch), which main does not do.
+  // heads on long segments: runs of 32"). Those figures had short gaps' inner words stored
+  // by their lanes (docs/perf/experiments/segmented-lane-gap-stores.patch, not in main);
+  // segmented_scan_row turns the choice on from 64 items since 2026-12-02, measured
+  // without them: sweep 88.6 -> 90.3-90.4, onepass-bench int64 uniform 2.7% faster in
+  // alternated processes, nothing slower ("Runs of 32 adopted").
   long long gaps_as_heads_long_segment_items = 0;
   int gaps_as_heads_long_segments_per_lane = 8;
   int gaps_as_heads_long_window_words = 512;
@@ -162,7 +164,8 @@ inline constexpr long long segmented_scan_l2_prefetch_min_input_bytes = 128ll <<
 // pipeline_threads x 16, 4 blocks per SM (scan by key at pipeline_by_key_min_blocks),
 // clearing its own descriptors, in the offsets forms with the headless-tile path where
 // heads lie 4 pipeline tiles apart or more; both agents ask L2 for their values 2 MiB
-// ahead on large inputs.
+// ahead on large inputs; gaps marked as heads in runs of 32 segments a warp (one a lane,
+// 512-word window) where segments average 64 items or more.
 constexpr segmented_scan_tuning segmented_scan_row(int threads, int min_blocks, int pipeline_threads,
                                                    int pipeline_by_key_min_blocks) {
   segmented_scan_tuning t{threads,
@@ -178,6 +181,9 @@ constexpr segmented_scan_tuning segmented_scan_row(int threads, int min_blocks, 
   t.pipeline_clears_workspace = true;
   t.pipeline_by_key_min_blocks_per_sm = pipeline_by_key_min_blocks;
   t.pipeline_headless_min_segment_items = 4ll * t.pipeline_tile_items();
+  t.gaps_as_heads_long_segment_items = 64;
+  t.gaps_as_heads_long_segments_per_lane = 1;
+  t.gaps_as_heads_long_window_words = 512;
   return t;
 }
 
