@@ -4,7 +4,7 @@
 // timed like onepass-bench (bench/gpu.cuh: L2 flushed, median of 20).
 // Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
 //   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|wide_pairs|all]
-//                           [quick|prefetch|prefetch_shapes|clusters|subtiles|occupancy]
+//                           [quick|prefetch|prefetch_shapes|clusters|subtiles|occupancy|small]
 // (wide_pairs: uint32 keys with uint64 values at 2^k, uint64 keys and values at 2^(k-1);
 // the clusters, subtiles or occupancy rows only)
 // quick: CUB and the production row only (for profiling one sort under ncu); prefetch: the
@@ -13,7 +13,9 @@
 // production's with its prefetch; clusters: the production row launched plain and in
 // clusters of two blocks, with and without a barrier before the scatter; subtiles: one
 // and two sub-tiles a onesweep block, in and out of clusters, and shapes of two;
-// occupancy: pairs of 4-byte keys, two sub-tiles at three or four blocks a SM.
+// occupancy: pairs of 4-byte keys, two sub-tiles at three or four blocks a SM; small:
+// smaller tiles than production's (one sub-tile, no clusters) for sorts of 2^16 to 2^22
+// keys, where production's large tiles leave most SMs idle (keys, pairs or u64).
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
@@ -173,7 +175,7 @@ struct sweep {
   template <class Tuning>
   void try_row(const char* name) {
     bench::device_array<unsigned char> ws(
-        static_cast<long long>(detail::radix_sort_plan<Key, value_t, Tuning>::workspace_bytes(n, false)));
+        static_cast<long long>(detail::radix_sort_plan_for<Key, value_t, Tuning>::workspace_bytes(n, false)));
     const workspace w{ws.get(), ws.bytes()};
     measure(name, [&] {
       if constexpr (Pairs)
@@ -301,6 +303,38 @@ struct sweep {
     }
   }
 
+  // Tiles smaller than production's, for small sorts: at 2^16 uint32 pairs production's
+  // two sub-tiles of 384 x 20 make 5 blocks for 132 SMs, and the sort took 1.5x CUB's
+  // time on an H200 (docs/perf/radix_sort.md, "Small sorts"). One sub-tile a block, no
+  // clusters, 256 to 384 threads, alternated twice with the production row (its large
+  // tiles named as the tuning), the public call (Tuning void: the small-sort switch,
+  // tuning::radix_sort_tuning::small_sort_max_items) and production's shape out of clusters.
+  void try_small() {
+    try_cub();
+    for (int round = 0; round < 2; ++round) {
+      try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
+      try_row<void>("onepass (public call)");
+      if constexpr (Pairs && sizeof(Key) == 4 && sizeof(Value) == 4) {
+        try_row<production_subtiles<Key, value_t, 2, 384, 20, 2, 1, false>>("production shape, no clusters");
+        try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
+        try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
+        try_row<production_subtiles<Key, value_t, 1, 384, 12, 2, 1, false>>("one, 384 x 12");
+        try_row<production_subtiles<Key, value_t, 2, 256, 8, 2, 1, false>>("two, 256 x 8");
+      } else if constexpr (!Pairs && sizeof(Key) == 4) {  // production: 384 x 32, no clusters
+        try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
+        try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
+        try_row<production_subtiles<Key, value_t, 1, 384, 16, 2, 1, false>>("one, 384 x 16");
+        try_row<production_subtiles<Key, value_t, 1, 256, 32, 2, 1, false>>("one, 256 x 32");
+      } else if constexpr (!Pairs) {  // 8-byte keys; production: 512 x 16, no clusters
+        try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
+        try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
+        try_row<production_subtiles<Key, value_t, 1, 384, 8, 2, 1, false>>("one, 384 x 8");
+      } else {
+        std::printf("  (no small rows for this sort)\n");
+      }
+    }
+  }
+
   // Keys alone: shapes near production's, all with its L2 prefetch (which shortens the
   // loads, so the best shape may have moved), alternated twice.
   void try_prefetch_shapes() {
@@ -402,9 +436,9 @@ int main(int argc, char** argv) try {
   const std::string rows = argc > 3 ? argv[3] : "all";
   const bool quick = rows == "quick";
   if (rows != "all" && rows != "quick" && rows != "prefetch" && rows != "prefetch_shapes" && rows != "clusters" &&
-      rows != "subtiles" && rows != "occupancy") {
+      rows != "subtiles" && rows != "occupancy" && rows != "small") {
     std::fprintf(stderr, "radix_sort_tuning_sweep: the rows are all, quick, prefetch, prefetch_shapes, clusters, "
-                         "subtiles or occupancy\n");
+                         "subtiles, occupancy or small\n");
     return 2;
   }
   if (only != "all" && only != "keys" && only != "pairs" && only != "u64" && only != "wide_pairs") {
@@ -427,6 +461,7 @@ int main(int argc, char** argv) try {
     else if (rows == "clusters") s.try_clusters();
     else if (rows == "subtiles") s.try_subtiles();
     else if (rows == "occupancy") s.try_occupancy();
+    else if (rows == "small") s.try_small();
     else s.try_all(quick);
     failures += s.failures;
   };

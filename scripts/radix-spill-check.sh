@@ -2,14 +2,16 @@
 # Spill check for the production radix sort's onesweep kernels, without a GPU (~10 s).
 # The kernels sit at the edge of their register caps, and an equivalent rewrite can make
 # the compiler spill in the ranking, costing 2-20% (docs/perf/radix_sort.md). This compiles
-# the three production sorts (uint32 keys, uint32 pairs, uint64 keys) for sm_90 and counts
-# spill stores (STL) per onesweep kernel: "hot" in the full-tile path, which runs for every
+# the three production sorts (uint32 keys, uint32 pairs, uint64 keys) for sm_90, each with
+# its large tiles and its small-sort shape (tuning::radix_small_sort_tuning, marked "small
+# sorts"), and counts spill stores (STL) per onesweep kernel: "hot" in the full-tile path, which runs for every
 # tile but a portion's last, "cold" in the partial-tile path (laid out first, run once per
 # portion, harmless). Run it after any change to agent/radix_sort.cuh and compare with the
 # counts docs/perf/radix_sort.md gives.
 # Usage: scripts/radix-spill-check.sh          (CUOBJDUMP=path if cuobjdump is not on PATH;
 # the CI machine's toolkit has none: `pip download --no-deps nvidia-cuda-cuobjdump` gives a
-# wheel whose nvidia/cu13/bin/cuobjdump reads sm_90 cubins)
+# wheel whose nvidia/cu13/bin/cuobjdump reads sm_90 cubins, with nvidia/cu13/bin/nvdisasm from
+# `pip download --no-deps nvidia-cuda-nvdisasm` on PATH)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -37,7 +39,8 @@ function flush() {
     hot = 0; cold = 0
     for (i = 0; i < stores; ++i) { if (at_barrier[i] >= barriers / 2) ++hot; else ++cold }
     kind = name ~ /IjjN/ ? "uint32 pairs" : name ~ /Ij/ ? "uint32 keys " : "uint64 keys "
-    printf "%s  %2d hot STL, %2d cold\n", kind, hot, cold
+    shape = name ~ /radix_small_sort_tuning/ ? "  (small sorts)" : ""
+    printf "%s  %2d hot STL, %2d cold%s\n", kind, hot, cold, shape
   }
 }
 /Function :/ { flush(); name = $3; barriers = 0; stores = 0; next }

@@ -86,13 +86,18 @@ void check_sort(const std::vector<Key>& keys, radix_sort_options options, bool i
   }
 }
 
+// The small-sort shape of Key's sorts (keys alone): what the public calls sort small inputs with.
+template <class Key, class Value = keys_only>
+using small_shape = tuning::radix_small_sort_tuning<tuning::default_radix_sort_tuning<Key, Value>>;
+
 template <class Key>
 std::vector<long long> sort_sizes() {
   const long long tile = detail::radix_sort_plan<Key, keys_only>::tile_items;
+  const long long small = small_shape<Key>::value.onesweep_tile_items();
   std::vector<long long> sizes;
   // A filtering loop rather than erase(remove_if): GCC 13 misreports the erase as out of bounds.
-  for (const long long n : {0ll, 1ll, 31ll, 32ll, 33ll, 255ll, 256ll, 257ll, tile - 1, tile, tile + 1, 3 * tile + 7,
-                            65537ll, 300001ll})
+  for (const long long n : {0ll, 1ll, 31ll, 32ll, 33ll, 255ll, 256ll, 257ll, small - 1, small, small + 1,
+                            3 * small + 7, tile - 1, tile, tile + 1, 3 * tile + 7, 65537ll, 300001ll})
     if (n <= max_test_items()) sizes.push_back(n);
   return sizes;
 }
@@ -138,6 +143,41 @@ TYPED_TEST(RadixSortPublic, DistributionsBitRangesInPlace) {
                      ", " + std::to_string(r.end_bit) + ")" + (in_place ? " in place" : ""));
         check_sort<Key, true>(keys, r, in_place, in_place);
       }
+    }
+  }
+}
+
+// Production's large tiles named as the tuning (no small-sort switch) at the sizes the
+// public calls now sort with the small shape: partial tiles, one tile, several.
+TYPED_TEST(RadixSortPublic, LargeTilesAtSmallSizes) {
+  ONEPASS_REQUIRE_GPU();
+  using Key = TypeParam;
+  using keys_tuning = tuning::default_radix_sort_tuning<Key, keys_only>;
+  using pairs_tuning = tuning::default_radix_sort_tuning<Key, std::uint32_t>;
+  for (long long n : sort_sizes<Key>()) {
+    SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n));
+    const auto keys = make_sort_keys<Key>(n, dist::random, 300 + n);
+    check_sort<Key, false, keys_tuning>(keys, {sort_order::ascending}, false, true);
+    check_sort<Key, true, pairs_tuning>(keys, {sort_order::descending}, n % 2 == 1, true);
+  }
+}
+
+// The public calls on either side of the small-sort switch (the default tuning's
+// small_sort_max_items), keys alone and pairs, both call styles.
+TYPED_TEST(RadixSortPublic, SmallSortSwitchBoundary) {
+  ONEPASS_REQUIRE_GPU();
+  using Key = TypeParam;
+  const long long limits[] = {tuning::default_radix_sort_tuning<Key, keys_only>::value.small_sort_max_items,
+                              tuning::default_radix_sort_tuning<Key, std::uint32_t>::value.small_sort_max_items};
+  for (const long long most : limits) {
+    if (most == 0) continue;
+    const long long sizes[] = {most, most + 1};
+    for (const long long n : sizes) {
+      if (n > max_test_items()) continue;
+      SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n));
+      const auto keys = make_sort_keys<Key>(n, dist::random, 500 + n);
+      check_sort<Key, false>(keys, {sort_order::ascending}, false, n % 2 == 0);
+      check_sort<Key, true>(keys, {sort_order::descending, 0, 20}, false, n % 2 == 1);
     }
   }
 }
@@ -652,6 +692,24 @@ TEST(RadixSortPlan, WorkspaceSizes) {
   EXPECT_GE(wide_plan::histogram_bytes(1),
             wide_plan::zeroed_bytes + wide_plan::first_starts_bytes + 2 * 256 * sizeof(index_t));
   EXPECT_EQ((radix_sort_workspace_bytes<unsigned, unsigned>(1000)), plan::workspace_bytes(1000, false));
+  // The small-sort switch: its shape's descriptors fit the workspace up to the switch, and
+  // above it the workspace is production's own.
+  using small_plan = detail::radix_sort_plan<unsigned, std::uint32_t, small_shape<unsigned, std::uint32_t>>;
+  constexpr long long most = plan::tuning.small_sort_max_items;
+  static_assert(most > 0 && small_plan::tuning.small_sort_max_items == 0);
+  for (long long n : {1ll, 4095ll, 4097ll, 65537ll, most - 1, most}) {
+    EXPECT_GE(plan::lookback_bytes(n), small_plan::lookback_bytes(n)) << n;
+    EXPECT_GT(small_plan::lookback_bytes(n), 0u);
+  }
+  using large_plan = detail::radix_sort_plan<unsigned, std::uint32_t, tuning::default_radix_sort_tuning<unsigned, std::uint32_t>>;
+  EXPECT_EQ(plan::lookback_bytes(most + 1), large_plan::lookback_bytes(most + 1));
+  // Which sorts switch, and to what (tuning/radix_sort_tuning.cuh: measured ones only).
+  static_assert(small_shape<unsigned>::value.onesweep_tile_items() == 4096 &&
+                small_shape<unsigned>::value.onesweep_cluster_blocks == 1);
+  static_assert(tuning::default_radix_sort_tuning<float, keys_only>::value.small_sort_max_items == 1ll << 21);
+  static_assert(tuning::default_radix_sort_tuning<double, keys_only>::value.small_sort_max_items == 1ll << 19);
+  static_assert(tuning::default_radix_sort_tuning<unsigned, std::uint64_t>::value.small_sort_max_items == 0);
+  static_assert(tuning::default_radix_sort_tuning<std::uint64_t, std::uint32_t>::value.small_sort_max_items == 0);
   EXPECT_GT((radix_sort_workspace_bytes<double, double>(1000)), radix_sort_workspace_bytes<double>(1000));
   expect_rejected([] { (void)radix_sort_workspace_bytes<int>(-5); }, "n", "negative");
 }

@@ -81,6 +81,14 @@ struct radix_sort_tuning {
   // faster on an H200, level to 2.4% slower on an H100 (by machine); with 8-byte values
   // 2.0% faster on an H200 but 1.5% slower on an H100, so 4-byte values only.
   bool values_before_keys_out = false;
+  // Small sorts: the public calls sort at most small_sort_max_items keys (0: none) with
+  // this tuning's shape changed to one sub-tile of small_sort_block_threads x
+  // small_sort_items_per_thread a onesweep block, launched plain (radix_small_sort_tuning
+  // below). Large tiles leave most SMs idle there: at 2^16 uint32 pairs two sub-tiles of
+  // 384 x 20 are 5 blocks for an H200's 132 SMs, each pass one tile's whole life.
+  long long small_sort_max_items = 0;
+  int small_sort_block_threads = 256;
+  int small_sort_items_per_thread = 16;
   constexpr int onesweep_tile_items() const {
     return onesweep_block_threads * onesweep_items_per_thread * onesweep_subtiles;
   }
@@ -120,6 +128,19 @@ struct radix_sort_tuning {
 // 7-11% at every distance (the H200 gained 1%), with the keys alone it lost 0.5-1%.
 inline constexpr long long radix_keys_l2_prefetch_bytes = 1ll << 20;
 
+// Small sorts (small_sort_max_items) run one sub-tile of 256 x 16 a block, plain launches.
+// H200, radix_sort_tuning_sweep <k> keys|pairs|u64 small, whole sorts, random keys,
+// production -> 256 x 16 (CUB's faster call): uint32 keys 2^16 63 -> 46 us (51), 2^18 65 ->
+// 52 (60), 2^20 71 -> 66 (78), 2^22 132 -> 132-133 (165); uint32 pairs 2^16 93 -> 54 (59),
+// 2^18 94 -> 60 (67), 2^20 99 -> 83-84 (87), 2^22 220 -> 218 (209); uint64 keys 2^15 104 ->
+// 86 (88), 2^17 108 -> 92 (98), 2^19 118 -> 108 (123), 2^21 183 -> 210 (249). So up to 2^21
+// keys for 4-byte keys alone and 4-byte pairs, 2^19 for 8-byte keys alone; 256 x 8 was
+// faster still up to 2^18 (43, 49 and 78 us at the smallest sizes), not taken: one more
+// kernel for each sort. Sorts with 8-byte values or 8-byte keys with values have not
+// been measured and keep production's shape (docs/perf/radix_sort.md, "Small sorts").
+inline constexpr long long radix_small_sort_max_items_4byte = 1ll << 21;
+inline constexpr long long radix_small_sort_max_items_8byte_keys = 1ll << 19;
+
 constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::size_t value_bytes) {
   constexpr auto staged = radix_value_load::async_to_shared;
   constexpr auto after_keys = radix_value_load::after_keys;
@@ -127,11 +148,14 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
   // The histogram (keys only, so the same for pairs): one block of 1024 threads a SM with
   // 128 KiB of counter copies, 32 of each counter for 4 passes, 16 for 8.
   const int copies = key_bytes > 4 ? 16 : 32;
-  if (value_bytes == 0)
-    return wide ? radix_sort_tuning{16, 1024, 1, 1ll << 28, 4, 32, 4, staged, 2, 512, true, copies,
-                                    radix_keys_l2_prefetch_bytes}
-                : radix_sort_tuning{32, 1024, 1, 1ll << 28, 4, 32, 2, staged, 2, 384, true, copies,
-                                    radix_keys_l2_prefetch_bytes};
+  if (value_bytes == 0) {
+    radix_sort_tuning keys = wide ? radix_sort_tuning{16, 1024, 1, 1ll << 28, 4, 32, 4, staged, 2, 512, true, copies,
+                                                      radix_keys_l2_prefetch_bytes}
+                                  : radix_sort_tuning{32, 1024, 1, 1ll << 28, 4, 32, 2, staged, 2, 384, true, copies,
+                                                      radix_keys_l2_prefetch_bytes};
+    keys.small_sort_max_items = wide ? radix_small_sort_max_items_8byte_keys : radix_small_sort_max_items_4byte;
+    return keys;
+  }
   radix_sort_tuning pairs = wide ? radix_sort_tuning{16, 1024, 1, 1ll << 28, 2, 32, 4, staged, 2, 384, false, copies}
                                  : radix_sort_tuning{20, 1024, 1, 1ll << 28, 2, 32, 4, after_keys, 2, 384, false, copies};
   pairs.onesweep_cluster_blocks = 2;
@@ -140,9 +164,28 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
     pairs.onesweep_subtiles = 2;
     pairs.onesweep_block_threads = value_bytes > 4 ? 256 : 384;
     pairs.values_before_keys_out = value_bytes == 4;
+    if (value_bytes == 4) pairs.small_sort_max_items = radix_small_sort_max_items_4byte;
   }
   return pairs;
 }
+
+// Tuning's small-sort shape (Tuning::value.small_sort_*): one sub-tile of
+// small_sort_block_threads x small_sort_items_per_thread, registers for two blocks a SM, no
+// clusters, everything else as Tuning's; itself with no small-sort switch.
+template <class Tuning>
+struct radix_small_sort_tuning {
+  static constexpr radix_sort_tuning value = [] {
+    radix_sort_tuning t = Tuning::value;
+    t.onesweep_subtiles = 1;
+    t.onesweep_block_threads = t.small_sort_block_threads;
+    t.onesweep_items_per_thread = t.small_sort_items_per_thread;
+    t.onesweep_min_blocks_per_sm = 2;
+    t.onesweep_cluster_blocks = 1;
+    t.cluster_write_together = false;
+    t.small_sort_max_items = 0;
+    return t;
+  }();
+};
 
 template <class Key, class Value>
 struct default_radix_sort_tuning {
