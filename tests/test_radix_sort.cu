@@ -708,6 +708,7 @@ TEST(RadixSortPlan, WorkspaceSizes) {
                 small_shape<unsigned>::value.onesweep_cluster_blocks == 1);
   static_assert(tuning::default_radix_sort_tuning<float, keys_only>::value.small_sort_max_items == 1ll << 21);
   static_assert(tuning::default_radix_sort_tuning<double, keys_only>::value.small_sort_max_items == 1ll << 19);
+  static_assert(tuning::default_radix_sort_tuning<int, std::uint32_t>::value.small_sort_max_items == 1ll << 20);
   static_assert(tuning::default_radix_sort_tuning<unsigned, std::uint64_t>::value.small_sort_max_items == 0);
   static_assert(tuning::default_radix_sort_tuning<std::uint64_t, std::uint32_t>::value.small_sort_max_items == 0);
   EXPECT_GT((radix_sort_workspace_bytes<double, double>(1000)), radix_sort_workspace_bytes<double>(1000));

@@ -133,12 +133,15 @@ inline constexpr long long radix_keys_l2_prefetch_bytes = 1ll << 20;
 // production -> 256 x 16 (CUB's faster call): uint32 keys 2^16 63 -> 46 us (51), 2^18 65 ->
 // 52 (60), 2^20 71 -> 66 (78), 2^22 132 -> 132-133 (165); uint32 pairs 2^16 93 -> 54 (59),
 // 2^18 94 -> 60 (67), 2^20 99 -> 83-84 (87), 2^22 220 -> 218 (209); uint64 keys 2^15 104 ->
-// 86 (88), 2^17 108 -> 92 (98), 2^19 118 -> 108 (123), 2^21 183 -> 210 (249). So up to 2^21
-// keys for 4-byte keys alone and 4-byte pairs, 2^19 for 8-byte keys alone; 256 x 8 was
+// 86 (88), 2^17 108 -> 92 (98), 2^19 118 -> 108 (123), 2^21 183 -> 210 (249); at the
+// switches, uint32 keys 2^21 90-92 -> 89 (109), uint32 pairs 2^21 124-125 -> 127-128 (141),
+// uint64 keys 2^20 134-135 -> 135-136 (160). So up to 2^21 keys for 4-byte keys alone, 2^20
+// for 4-byte pairs, 2^19 for 8-byte keys alone; 256 x 8 was
 // faster still up to 2^18 (43, 49 and 78 us at the smallest sizes), not taken: one more
 // kernel for each sort. Sorts with 8-byte values or 8-byte keys with values have not
 // been measured and keep production's shape (docs/perf/radix_sort.md, "Small sorts").
-inline constexpr long long radix_small_sort_max_items_4byte = 1ll << 21;
+inline constexpr long long radix_small_sort_max_items_4byte_keys = 1ll << 21;
+inline constexpr long long radix_small_sort_max_items_4byte_pairs = 1ll << 20;
 inline constexpr long long radix_small_sort_max_items_8byte_keys = 1ll << 19;
 
 constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::size_t value_bytes) {
@@ -153,7 +156,7 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
                                                       radix_keys_l2_prefetch_bytes}
                                   : radix_sort_tuning{32, 1024, 1, 1ll << 28, 4, 32, 2, staged, 2, 384, true, copies,
                                                       radix_keys_l2_prefetch_bytes};
-    keys.small_sort_max_items = wide ? radix_small_sort_max_items_8byte_keys : radix_small_sort_max_items_4byte;
+    keys.small_sort_max_items = wide ? radix_small_sort_max_items_8byte_keys : radix_small_sort_max_items_4byte_keys;
     return keys;
   }
   radix_sort_tuning pairs = wide ? radix_sort_tuning{16, 1024, 1, 1ll << 28, 2, 32, 4, staged, 2, 384, false, copies}
@@ -164,7 +167,7 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
     pairs.onesweep_subtiles = 2;
     pairs.onesweep_block_threads = value_bytes > 4 ? 256 : 384;
     pairs.values_before_keys_out = value_bytes == 4;
-    if (value_bytes == 4) pairs.small_sort_max_items = radix_small_sort_max_items_4byte;
+    if (value_bytes == 4) pairs.small_sort_max_items = radix_small_sort_max_items_4byte_pairs;
   }
   return pairs;
 }
