@@ -128,10 +128,9 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
                        bool descending, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
   using plan = radix_sort_plan_for<Key, Value, Tuning>;
   if constexpr (std::is_void_v<Tuning> && plan::tuning.small_sort_max_items > 0) {
+    using small = ::onepass::tuning::radix_small_sort_tuning<typename plan::tuning_type>;
     if (n <= plan::tuning.small_sort_max_items)
-      return radix_sort_launch<::onepass::tuning::radix_small_sort_tuning<typename plan::tuning_type>>(buffers, n, range,
-                                                                                             descending, ws, stream,
-                                                                                             delay);
+      return radix_sort_launch<small>(buffers, n, range, descending, ws, stream, delay);
   }
   constexpr int threads = plan::tuning.onesweep_block_threads;
   const int passes = radix_pass_count(range);
