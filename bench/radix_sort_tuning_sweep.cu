@@ -5,8 +5,9 @@
 // Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
 //   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|wide_pairs|all]
 //                           [quick|prefetch|prefetch_shapes|clusters|subtiles|occupancy|small]
-// (wide_pairs: uint32 keys with uint64 values at 2^k, uint64 keys and values at 2^(k-1);
-// the clusters, subtiles or occupancy rows only)
+// (wide_pairs: uint32 keys with uint64 values at 2^k, uint64 keys and values at 2^(k-1),
+// and with small uint64 keys with uint32 values at 2^(k-1) too; the clusters, subtiles,
+// occupancy or small rows only)
 // quick: CUB and the production row only (for profiling one sort under ncu); prefetch: the
 // production row with the onesweep kernel's L2 prefetch at several distances, alternated
 // twice with the production row as it is; prefetch_shapes: keys alone, shapes near
@@ -15,7 +16,7 @@
 // and two sub-tiles a onesweep block, in and out of clusters, and shapes of two;
 // occupancy: pairs of 4-byte keys, two sub-tiles at three or four blocks a SM; small:
 // smaller tiles than production's (one sub-tile, no clusters) for sorts of 2^16 to 2^22
-// keys, where production's large tiles leave most SMs idle (keys, pairs or u64).
+// keys, where production's large tiles leave most SMs idle (every sort).
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
@@ -329,8 +330,18 @@ struct sweep {
         try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
         try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
         try_row<production_subtiles<Key, value_t, 1, 384, 8, 2, 1, false>>("one, 384 x 8");
-      } else {
-        std::printf("  (no small rows for this sort)\n");
+      } else if constexpr (Pairs && sizeof(Key) == 4) {  // 8-byte values; production: two of 256 x 16
+        try_row<production_subtiles<Key, value_t, 2, 256, 16, 2, 1, false>>("production shape, no clusters");
+        try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
+        try_row<production_subtiles<Key, value_t, 1, 256, 12, 2, 1, false>>("one, 256 x 12");
+        try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
+        try_row<production_subtiles<Key, value_t, 1, 384, 8, 2, 1, false>>("one, 384 x 8");
+      } else if constexpr (Pairs) {  // 8-byte keys with values; production: one of 384 x 16
+        try_row<production_subtiles<Key, value_t, 1, 384, 16, 2, 1, false>>("production shape, no clusters");
+        try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
+        try_row<production_subtiles<Key, value_t, 1, 256, 12, 2, 1, false>>("one, 256 x 12");
+        try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
+        try_row<production_subtiles<Key, value_t, 1, 384, 8, 2, 1, false>>("one, 384 x 8");
       }
     }
   }
@@ -445,8 +456,9 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr, "radix_sort_tuning_sweep: the sorts are keys, pairs, u64, wide_pairs or all\n");
     return 2;
   }
-  if (only == "wide_pairs" && rows != "clusters" && rows != "subtiles" && rows != "occupancy") {
-    std::fprintf(stderr, "radix_sort_tuning_sweep: wide_pairs runs the clusters, subtiles or occupancy rows only\n");
+  if (only == "wide_pairs" && rows != "clusters" && rows != "subtiles" && rows != "occupancy" && rows != "small") {
+    std::fprintf(stderr,
+                 "radix_sort_tuning_sweep: wide_pairs runs the clusters, subtiles, occupancy or small rows only\n");
     return 2;
   }
   const long long n = 1ll << log2_n;
@@ -478,11 +490,16 @@ int main(int argc, char** argv) try {
     const auto run_wide_rows = [&](auto& s) {
       if (rows == "subtiles") s.try_subtiles();
       else if (rows == "occupancy") s.try_occupancy();
+      else if (rows == "small") s.try_small();
       else s.try_clusters();
       failures += s.failures;
     };
     {
       sweep<unsigned, true, unsigned long long> s(n, time);
+      run_wide_rows(s);
+    }
+    if (rows == "small") {  // and uint64 keys with uint32 values at 2^(k-1)
+      sweep<unsigned long long, true, unsigned> s(n / 2, time);
       run_wide_rows(s);
     }
     sweep<unsigned long long, true, unsigned long long> s(n / 2, time);

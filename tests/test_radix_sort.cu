@@ -86,18 +86,44 @@ void check_sort(const std::vector<Key>& keys, radix_sort_options options, bool i
   }
 }
 
-// The small-sort shape of Key's sorts (keys alone): what the public calls sort small inputs with.
+// Pairs sorted through Tuning (void: production) with values of type V made from each
+// key's original index, the input values starting `value_offset` items into their
+// allocation; keys and values checked against the reference, partial last tiles included.
+template <class Key, class V, class Tuning, class MakeValue>
+void check_value_path(long long n, MakeValue make_value, int value_offset = 0) {
+  SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " value bytes " +
+               std::to_string(sizeof(V)) + " value offset " + std::to_string(value_offset));
+  const auto keys = make_sort_keys<Key>(n, dist::random, 31 + n);
+  std::vector<V> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = make_value(i);
+  const auto order = reference_permutation(keys, false, 0, detail::radix_key<Key>::bits);
+  device_buffer<Key> kin(keys), kout(n);
+  device_buffer<V> vin(n + value_offset), vout(n);
+  ONEPASS_CHECK_CUDA(cudaMemcpy(vin.get() + value_offset, values.data(), n * sizeof(V), cudaMemcpyHostToDevice));
+  detail::radix_sort_copy_dispatch<Tuning>(kin.get(), kout.get(), vin.get() + value_offset, vout.get(), n, {},
+                                           nullptr, nullptr);
+  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(first_difference(permuted(keys, order), kout.download()), "") << "keys";
+  EXPECT_EQ(first_difference(permuted(values, order), vout.download()), "") << "values";
+}
+
+// The small- and tiny-sort shapes of Key's sorts (keys alone unless Value): what the public
+// calls sort small inputs with.
 template <class Key, class Value = keys_only>
 using small_shape = tuning::radix_small_sort_tuning<tuning::default_radix_sort_tuning<Key, Value>>;
+template <class Key, class Value = keys_only>
+using tiny_shape = tuning::radix_tiny_sort_tuning<tuning::default_radix_sort_tuning<Key, Value>>;
 
 template <class Key>
 std::vector<long long> sort_sizes() {
   const long long tile = detail::radix_sort_plan<Key, keys_only>::tile_items;
   const long long small = small_shape<Key>::value.onesweep_tile_items();
+  const long long tiny = tiny_shape<Key>::value.onesweep_tile_items();
   std::vector<long long> sizes;
   // A filtering loop rather than erase(remove_if): GCC 13 misreports the erase as out of bounds.
-  for (const long long n : {0ll, 1ll, 31ll, 32ll, 33ll, 255ll, 256ll, 257ll, small - 1, small, small + 1,
-                            3 * small + 7, tile - 1, tile, tile + 1, 3 * tile + 7, 65537ll, 300001ll})
+  for (const long long n : {0ll, 1ll, 31ll, 32ll, 33ll, 255ll, 256ll, 257ll, tiny - 1, tiny, tiny + 1, small - 1,
+                            small, small + 1, 3 * small + 7, tile - 1, tile, tile + 1, 3 * tile + 7, 65537ll,
+                            300001ll})
     if (n <= max_test_items()) sizes.push_back(n);
   return sizes;
 }
@@ -162,22 +188,53 @@ TYPED_TEST(RadixSortPublic, LargeTilesAtSmallSizes) {
   }
 }
 
-// The public calls on either side of the small-sort switch (the default tuning's
-// small_sort_max_items), keys alone and pairs, both call styles.
+// The small and tiny shapes named as the tuning, around their own tiles and up to past
+// the public calls' switches to them: keys alone, 4-byte and 8-byte values.
+TYPED_TEST(RadixSortPublic, SmallAndTinyShapesNamed) {
+  ONEPASS_REQUIRE_GPU();
+  using Key = TypeParam;
+  const auto as_u64 = [](std::size_t i) { return static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull; };
+  const auto run = [&](auto keys_shape, auto pairs_shape, auto wide_shape) {
+    using keys_t = decltype(keys_shape);
+    using pairs_t = decltype(pairs_shape);
+    using wide_t = decltype(wide_shape);
+    const long long tile = keys_t::value.onesweep_tile_items();
+    for (const long long n : {1ll, tile - 1, tile, tile + 1, 5 * tile + 3, 140001ll}) {
+      if (n > max_test_items()) continue;
+      SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " tile " + std::to_string(tile));
+      const auto keys = make_sort_keys<Key>(n, dist::random, 700 + n);
+      check_sort<Key, false, keys_t>(keys, {sort_order::ascending}, false, true);
+      check_sort<Key, true, pairs_t>(keys, {sort_order::descending}, n % 2 == 1, true);
+      check_value_path<Key, std::uint64_t, wide_t>(n, as_u64);
+    }
+  };
+  run(small_shape<Key>{}, small_shape<Key, std::uint32_t>{}, small_shape<Key, std::uint64_t>{});
+  run(tiny_shape<Key>{}, tiny_shape<Key, std::uint32_t>{}, tiny_shape<Key, std::uint64_t>{});
+}
+
+// The public calls on either side of the tiny- and small-sort switches (the default
+// tuning's tiny_sort_max_items and small_sort_max_items), keys alone, 4-byte values
+// (both call styles) and 8-byte values.
 TYPED_TEST(RadixSortPublic, SmallSortSwitchBoundary) {
   ONEPASS_REQUIRE_GPU();
   using Key = TypeParam;
-  const long long limits[] = {tuning::default_radix_sort_tuning<Key, keys_only>::value.small_sort_max_items,
-                              tuning::default_radix_sort_tuning<Key, std::uint32_t>::value.small_sort_max_items};
-  for (const long long most : limits) {
+  using keys_tuning = tuning::default_radix_sort_tuning<Key, keys_only>;
+  using pairs_tuning = tuning::default_radix_sort_tuning<Key, std::uint32_t>;
+  using wide_tuning = tuning::default_radix_sort_tuning<Key, std::uint64_t>;
+  const auto as_u64 = [](std::size_t i) { return ~static_cast<std::uint64_t>(i); };
+  const long long limits[] = {keys_tuning::value.tiny_sort_max_items,  keys_tuning::value.small_sort_max_items,
+                              pairs_tuning::value.tiny_sort_max_items, pairs_tuning::value.small_sort_max_items,
+                              wide_tuning::value.tiny_sort_max_items,  wide_tuning::value.small_sort_max_items};
+  for (int which = 0; which < 6; ++which) {
+    const long long most = limits[which];
     if (most == 0) continue;
-    const long long sizes[] = {most, most + 1};
-    for (const long long n : sizes) {
+    for (const long long n : {most, most + 1}) {
       if (n > max_test_items()) continue;
-      SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n));
+      SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " switch " + std::to_string(which));
       const auto keys = make_sort_keys<Key>(n, dist::random, 500 + n);
-      check_sort<Key, false>(keys, {sort_order::ascending}, false, n % 2 == 0);
-      check_sort<Key, true>(keys, {sort_order::descending, 0, 20}, false, n % 2 == 1);
+      if (which < 2) check_sort<Key, false>(keys, {sort_order::ascending}, false, n % 2 == 0);
+      else if (which < 4) check_sort<Key, true>(keys, {sort_order::descending, 0, 20}, false, n % 2 == 1);
+      else check_value_path<Key, std::uint64_t, void>(n, as_u64);
     }
   }
 }
@@ -226,27 +283,6 @@ struct wide_blocks {
   static constexpr tuning::radix_sort_tuning value{Items, 256, 4, static_cast<long long>(PortionTiles) * Threads * Items,
                                                    4,     32,  4, Load, 2, Threads, KeysApart};
 };
-
-// Pairs sorted through Tuning (void: production) with values of type V made from each
-// key's original index, the input values starting `value_offset` items into their
-// allocation; keys and values checked against the reference, partial last tiles included.
-template <class Key, class V, class Tuning, class MakeValue>
-void check_value_path(long long n, MakeValue make_value, int value_offset = 0) {
-  SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " value bytes " +
-               std::to_string(sizeof(V)) + " value offset " + std::to_string(value_offset));
-  const auto keys = make_sort_keys<Key>(n, dist::random, 31 + n);
-  std::vector<V> values(keys.size());
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = make_value(i);
-  const auto order = reference_permutation(keys, false, 0, detail::radix_key<Key>::bits);
-  device_buffer<Key> kin(keys), kout(n);
-  device_buffer<V> vin(n + value_offset), vout(n);
-  ONEPASS_CHECK_CUDA(cudaMemcpy(vin.get() + value_offset, values.data(), n * sizeof(V), cudaMemcpyHostToDevice));
-  detail::radix_sort_copy_dispatch<Tuning>(kin.get(), kout.get(), vin.get() + value_offset, vout.get(), n, {},
-                                           nullptr, nullptr);
-  ONEPASS_CHECK_CUDA(cudaDeviceSynchronize());
-  EXPECT_EQ(first_difference(permuted(keys, order), kout.download()), "") << "keys";
-  EXPECT_EQ(first_difference(permuted(values, order), vout.download()), "") << "values";
-}
 
 // The values reach the scatter through shared memory (copied asynchronously at the load:
 // 4- and 8-byte values aligned to their size, where they fit), in registers (other
@@ -692,25 +728,37 @@ TEST(RadixSortPlan, WorkspaceSizes) {
   EXPECT_GE(wide_plan::histogram_bytes(1),
             wide_plan::zeroed_bytes + wide_plan::first_starts_bytes + 2 * 256 * sizeof(index_t));
   EXPECT_EQ((radix_sort_workspace_bytes<unsigned, unsigned>(1000)), plan::workspace_bytes(1000, false));
-  // The small-sort switch: its shape's descriptors fit the workspace up to the switch, and
-  // above it the workspace is production's own.
+  // The small- and tiny-sort switches: their shapes' descriptors fit the workspace up to
+  // each switch, and above the small one the workspace is production's own.
   using small_plan = detail::radix_sort_plan<unsigned, std::uint32_t, small_shape<unsigned, std::uint32_t>>;
-  constexpr long long most = plan::tuning.small_sort_max_items;
-  static_assert(most > 0 && small_plan::tuning.small_sort_max_items == 0);
-  for (long long n : {1ll, 4095ll, 4097ll, 65537ll, most - 1, most}) {
+  using tiny_plan = detail::radix_sort_plan<unsigned, std::uint32_t, tiny_shape<unsigned, std::uint32_t>>;
+  constexpr long long most = plan::tuning.small_sort_max_items, tiny_most = plan::tuning.tiny_sort_max_items;
+  static_assert(most > 0 && small_plan::tuning.small_sort_max_items == 0 && small_plan::tuning.tiny_sort_max_items == 0);
+  static_assert(tiny_most > 0 && tiny_most < most && tiny_plan::tuning.tiny_sort_max_items == 0);
+  for (long long n : {1ll, 2047ll, 2049ll, 4095ll, 4097ll, 65537ll, tiny_most, tiny_most + 1, most - 1, most}) {
     EXPECT_GE(plan::lookback_bytes(n), small_plan::lookback_bytes(n)) << n;
     EXPECT_GT(small_plan::lookback_bytes(n), 0u);
+    if (n <= tiny_most) EXPECT_GE(plan::lookback_bytes(n), tiny_plan::lookback_bytes(n)) << n;
   }
+  EXPECT_GT(tiny_plan::lookback_bytes(tiny_most), small_plan::lookback_bytes(tiny_most)) << "twice the tiles";
   using large_plan = detail::radix_sort_plan<unsigned, std::uint32_t, tuning::default_radix_sort_tuning<unsigned, std::uint32_t>>;
   EXPECT_EQ(plan::lookback_bytes(most + 1), large_plan::lookback_bytes(most + 1));
   // Which sorts switch, and to what (tuning/radix_sort_tuning.cuh: measured ones only).
   static_assert(small_shape<unsigned>::value.onesweep_tile_items() == 4096 &&
                 small_shape<unsigned>::value.onesweep_cluster_blocks == 1);
+  static_assert(tiny_shape<unsigned>::value.onesweep_tile_items() == 2048 &&
+                tiny_shape<double, double>::value.onesweep_tile_items() == 2048 &&
+                tiny_shape<unsigned, std::uint32_t>::value.onesweep_cluster_blocks == 1);
   static_assert(tuning::default_radix_sort_tuning<float, keys_only>::value.small_sort_max_items == 1ll << 21);
   static_assert(tuning::default_radix_sort_tuning<double, keys_only>::value.small_sort_max_items == 1ll << 19);
   static_assert(tuning::default_radix_sort_tuning<int, std::uint32_t>::value.small_sort_max_items == 1ll << 20);
-  static_assert(tuning::default_radix_sort_tuning<unsigned, std::uint64_t>::value.small_sort_max_items == 0);
-  static_assert(tuning::default_radix_sort_tuning<std::uint64_t, std::uint32_t>::value.small_sort_max_items == 0);
+  static_assert(tuning::default_radix_sort_tuning<unsigned, std::uint64_t>::value.small_sort_max_items == 1ll << 20);
+  static_assert(tuning::default_radix_sort_tuning<std::uint64_t, std::uint32_t>::value.small_sort_max_items == 1ll << 21);
+  static_assert(tuning::default_radix_sort_tuning<double, double>::value.small_sort_max_items == 1ll << 21);
+  static_assert(tuning::default_radix_sort_tuning<float, keys_only>::value.tiny_sort_max_items == 1ll << 17 &&
+                tuning::default_radix_sort_tuning<int, std::uint64_t>::value.tiny_sort_max_items == 1ll << 17 &&
+                tuning::default_radix_sort_tuning<double, keys_only>::value.tiny_sort_max_items == 1ll << 18 &&
+                tuning::default_radix_sort_tuning<long long, std::int64_t>::value.tiny_sort_max_items == 1ll << 18);
   EXPECT_GT((radix_sort_workspace_bytes<double, double>(1000)), radix_sort_workspace_bytes<double>(1000));
   expect_rejected([] { (void)radix_sort_workspace_bytes<int>(-5); }, "n", "negative");
 }

@@ -50,20 +50,28 @@ struct radix_sort_plan {
     return round_up(zeroed_bytes + first_starts_bytes + 2 * radix_digits * sizeof(index_t));
   }
   static constexpr std::size_t counter_bytes = 16;
-  // With a small-sort switch (tuning.small_sort_max_items), room for the small shape's
-  // descriptors too: the same workspace serves whichever shape sorts n keys.
+  // With a small- or tiny-sort switch (tuning.small_sort_max_items, tiny_sort_max_items),
+  // room for those shapes' descriptors too: the same workspace serves whichever shape
+  // sorts n keys.
   static constexpr std::size_t lookback_bytes(index_t n) {
     const index_t most = n < portion_items ? n : portion_items;
-    const std::size_t own =
+    std::size_t bytes =
         round_up(counter_bytes + radix_digits * lookback::count_state<radix_digits>::bytes(portion_tiles(most)));
     if constexpr (tuning.small_sort_max_items > 0) {
       if (n <= tuning.small_sort_max_items) {
         const std::size_t small =
             radix_sort_plan<Key, Value, ::onepass::tuning::radix_small_sort_tuning<Tuning>>::lookback_bytes(n);
-        return small > own ? small : own;
+        bytes = small > bytes ? small : bytes;
       }
     }
-    return own;
+    if constexpr (tuning.tiny_sort_max_items > 0) {
+      if (n <= tuning.tiny_sort_max_items) {
+        const std::size_t tiny =
+            radix_sort_plan<Key, Value, ::onepass::tuning::radix_tiny_sort_tuning<Tuning>>::lookback_bytes(n);
+        bytes = tiny > bytes ? tiny : bytes;
+      }
+    }
+    return bytes;
   }
   static constexpr std::size_t alternate_bytes(index_t n) {
     std::size_t bytes = round_up(static_cast<std::size_t>(n) * sizeof(Key));
@@ -121,12 +129,20 @@ radix_pass_buffers<Key, Value> copy_style_schedule(const Key* keys_in, Key* keys
 }
 
 // The passes alone, for callers that have checked everything (n > 0, range.bits() > 0).
-// The public calls (Tuning = void) sort at most the default tuning's small_sort_max_items
-// keys with its small-sort shape; a tuning named explicitly is used as it is.
+// The public calls (Tuning = void) sort at most the default tuning's tiny_sort_max_items
+// keys with its tiny-sort shape, at most small_sort_max_items with its small-sort shape;
+// a tuning named explicitly is used as it is.
 template <class Tuning = void, class Key, class Value, class Delay = no_delay>
 void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n, radix_bit_range range,
                        bool descending, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
   using plan = radix_sort_plan_for<Key, Value, Tuning>;
+  if constexpr (std::is_void_v<Tuning> && plan::tuning.tiny_sort_max_items > 0) {
+    static_assert(plan::tuning.tiny_sort_max_items <= plan::tuning.small_sort_max_items,
+                  "tiny sorts are a part of the small ones");
+    using tiny = ::onepass::tuning::radix_tiny_sort_tuning<typename plan::tuning_type>;
+    if (n <= plan::tuning.tiny_sort_max_items)
+      return radix_sort_launch<tiny>(buffers, n, range, descending, ws, stream, delay);
+  }
   if constexpr (std::is_void_v<Tuning> && plan::tuning.small_sort_max_items > 0) {
     using small = ::onepass::tuning::radix_small_sort_tuning<typename plan::tuning_type>;
     if (n <= plan::tuning.small_sort_max_items)

@@ -89,6 +89,11 @@ struct radix_sort_tuning {
   long long small_sort_max_items = 0;
   int small_sort_block_threads = 256;
   int small_sort_items_per_thread = 16;
+  // Tiny sorts: at most tiny_sort_max_items keys (0: none; at most small_sort_max_items)
+  // run the small shape with tiny_sort_items_per_thread items a thread instead
+  // (radix_tiny_sort_tuning below): half the tile again, twice the blocks.
+  long long tiny_sort_max_items = 0;
+  int tiny_sort_items_per_thread = 8;
   constexpr int onesweep_tile_items() const {
     return onesweep_block_threads * onesweep_items_per_thread * onesweep_subtiles;
   }
@@ -128,21 +133,25 @@ struct radix_sort_tuning {
 // 7-11% at every distance (the H200 gained 1%), with the keys alone it lost 0.5-1%.
 inline constexpr long long radix_keys_l2_prefetch_bytes = 1ll << 20;
 
-// Small sorts (small_sort_max_items) run one sub-tile of 256 x 16 a block, plain launches.
-// H200, radix_sort_tuning_sweep <k> keys|pairs|u64 small, whole sorts, random keys,
-// production -> 256 x 16 (CUB's faster call): uint32 keys 2^16 63 -> 46 us (51), 2^18 65 ->
-// 52 (60), 2^20 71 -> 66 (78), 2^22 132 -> 132-133 (165); uint32 pairs 2^16 93 -> 54 (59),
-// 2^18 94 -> 60 (67), 2^20 99 -> 83-84 (87), 2^22 220 -> 218 (209); uint64 keys 2^15 104 ->
-// 86 (88), 2^17 108 -> 92 (98), 2^19 118 -> 108 (123), 2^21 183 -> 210 (249); at the
-// switches, uint32 keys 2^21 90-92 -> 89 (109), uint32 pairs 2^21 124-125 -> 127-128 (141),
-// uint64 keys 2^20 134-135 -> 135-136 (160). So up to 2^21 keys for 4-byte keys alone, 2^20
-// for 4-byte pairs, 2^19 for 8-byte keys alone; 256 x 8 was
-// faster still up to 2^18 (43, 49 and 78 us at the smallest sizes), not taken: one more
-// kernel for each sort. Sorts with 8-byte values or 8-byte keys with values have not
-// been measured and keep production's shape (docs/perf/radix_sort.md, "Small sorts").
+// Small sorts (small_sort_max_items) run one sub-tile of 256 x 16 a block, plain launches;
+// tiny ones (tiny_sort_max_items) 256 x 8. H200, radix_sort_tuning_sweep <k>
+// keys|pairs|u64|wide_pairs small, whole sorts of random keys, us, production / 256 x 16 /
+// 256 x 8 (CUB's faster call): uint32 pairs 2^16 93 / 54 / 49 (59), 2^18 94 / 60 / 59 (67),
+// 2^19 93 / 66 / 73 (74), 2^20 99 / 83-84 / 100 (87), 2^21 124-125 / 127-128; uint64 keys
+// with uint64 values 2^16 121 / 105 / 92 (101), 2^18 135 / 120 / 114 (123), 2^19 142 / 131
+// / 143 (136), 2^21 335 / 314 / 380 (332), 2^22 526 / 546 (528). Every sort's switches where
+// 256 x 16 stops beating production and 256 x 8 stops beating 256 x 16, measured at each
+// power of two (docs/perf/radix_sort.md, "Small sorts" and "Tiny sorts and 8-byte
+// pairs"): 256 x 16 up to 2^21 keys for 4-byte keys alone, 2^19 for 8-byte keys alone,
+// 2^20 for pairs of 4-byte keys, 2^21 for pairs of 8-byte keys (4- or 8-byte values alike);
+// 256 x 8 up to 2^17 for 4-byte keys (level with 256 x 16 at 2^18) and 2^18 for 8-byte
+// keys (3-5% faster there).
 inline constexpr long long radix_small_sort_max_items_4byte_keys = 1ll << 21;
-inline constexpr long long radix_small_sort_max_items_4byte_pairs = 1ll << 20;
 inline constexpr long long radix_small_sort_max_items_8byte_keys = 1ll << 19;
+inline constexpr long long radix_small_sort_max_items_4byte_pairs = 1ll << 20;
+inline constexpr long long radix_small_sort_max_items_8byte_pairs = 1ll << 21;
+inline constexpr long long radix_tiny_sort_max_items_4byte_keys = 1ll << 17;
+inline constexpr long long radix_tiny_sort_max_items_8byte_keys = 1ll << 18;
 
 constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::size_t value_bytes) {
   constexpr auto staged = radix_value_load::async_to_shared;
@@ -157,6 +166,8 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
                                   : radix_sort_tuning{32, 1024, 1, 1ll << 28, 4, 32, 2, staged, 2, 384, true, copies,
                                                       radix_keys_l2_prefetch_bytes};
     keys.small_sort_max_items = wide ? radix_small_sort_max_items_8byte_keys : radix_small_sort_max_items_4byte_keys;
+    keys.tiny_sort_max_items =
+        key_bytes > 4 ? radix_tiny_sort_max_items_8byte_keys : radix_tiny_sort_max_items_4byte_keys;
     return keys;
   }
   radix_sort_tuning pairs = wide ? radix_sort_tuning{16, 1024, 1, 1ll << 28, 2, 32, 4, staged, 2, 384, false, copies}
@@ -167,27 +178,40 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
     pairs.onesweep_subtiles = 2;
     pairs.onesweep_block_threads = value_bytes > 4 ? 256 : 384;
     pairs.values_before_keys_out = value_bytes == 4;
-    if (value_bytes == 4) pairs.small_sort_max_items = radix_small_sort_max_items_4byte_pairs;
   }
+  pairs.small_sort_max_items =
+      key_bytes > 4 ? radix_small_sort_max_items_8byte_pairs : radix_small_sort_max_items_4byte_pairs;
+  pairs.tiny_sort_max_items =
+      key_bytes > 4 ? radix_tiny_sort_max_items_8byte_keys : radix_tiny_sort_max_items_4byte_keys;
   return pairs;
 }
 
-// Tuning's small-sort shape (Tuning::value.small_sort_*): one sub-tile of
-// small_sort_block_threads x small_sort_items_per_thread, registers for two blocks a SM, no
-// clusters, everything else as Tuning's; itself with no small-sort switch.
+// A tuning's shape for small inputs: one sub-tile of small_sort_block_threads x `items`,
+// registers for two blocks a SM, no clusters, everything else as `t`'s; itself with no
+// small- or tiny-sort switch.
+constexpr radix_sort_tuning radix_small_shape(radix_sort_tuning t, int items) {
+  t.onesweep_subtiles = 1;
+  t.onesweep_block_threads = t.small_sort_block_threads;
+  t.onesweep_items_per_thread = items;
+  t.onesweep_min_blocks_per_sm = 2;
+  t.onesweep_cluster_blocks = 1;
+  t.cluster_write_together = false;
+  t.small_sort_max_items = 0;
+  t.tiny_sort_max_items = 0;
+  return t;
+}
+
+// Tuning's small-sort shape (small_sort_items_per_thread items a thread) and its tiny-sort
+// shape (tiny_sort_items_per_thread).
 template <class Tuning>
 struct radix_small_sort_tuning {
-  static constexpr radix_sort_tuning value = [] {
-    radix_sort_tuning t = Tuning::value;
-    t.onesweep_subtiles = 1;
-    t.onesweep_block_threads = t.small_sort_block_threads;
-    t.onesweep_items_per_thread = t.small_sort_items_per_thread;
-    t.onesweep_min_blocks_per_sm = 2;
-    t.onesweep_cluster_blocks = 1;
-    t.cluster_write_together = false;
-    t.small_sort_max_items = 0;
-    return t;
-  }();
+  static constexpr radix_sort_tuning value =
+      radix_small_shape(Tuning::value, Tuning::value.small_sort_items_per_thread);
+};
+template <class Tuning>
+struct radix_tiny_sort_tuning {
+  static constexpr radix_sort_tuning value =
+      radix_small_shape(Tuning::value, Tuning::value.tiny_sort_items_per_thread);
 };
 
 template <class Key, class Value>
