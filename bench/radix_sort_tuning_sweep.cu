@@ -4,10 +4,10 @@
 // timed like onepass-bench (bench/gpu.cuh: L2 flushed, median of 20).
 // Used to choose include/onepass/tuning/radix_sort_tuning.cuh (docs/perf/radix_sort.md).
 //   radix_sort_tuning_sweep [log2_n=28] [keys|pairs|u64|wide_pairs|all]
-//                           [quick|prefetch|prefetch_shapes|clusters|subtiles|occupancy|small]
+//                           [quick|prefetch|prefetch_shapes|clusters|subtiles|occupancy|small|mid]
 // (wide_pairs: uint32 keys with uint64 values at 2^k, uint64 keys and values at 2^(k-1),
-// and with small uint64 keys with uint32 values at 2^(k-1) too; the clusters, subtiles,
-// occupancy or small rows only)
+// and with small or mid uint64 keys with uint32 values at 2^(k-1) too; the clusters,
+// subtiles, occupancy, small or mid rows only)
 // quick: CUB and the production row only (for profiling one sort under ncu); prefetch: the
 // production row with the onesweep kernel's L2 prefetch at several distances, alternated
 // twice with the production row as it is; prefetch_shapes: keys alone, shapes near
@@ -16,7 +16,9 @@
 // and two sub-tiles a onesweep block, in and out of clusters, and shapes of two;
 // occupancy: pairs of 4-byte keys, two sub-tiles at three or four blocks a SM; small:
 // smaller tiles than production's (one sub-tile, no clusters) for sorts of 2^16 to 2^22
-// keys, where production's large tiles leave most SMs idle (every sort).
+// keys, where production's large tiles leave most SMs idle (every sort); mid: pairs,
+// production's shape in and out of clusters and shapes between it and the small one, for
+// 2^19-2^24 (pairs, or uint64 keys with values in wide_pairs).
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
@@ -346,6 +348,42 @@ struct sweep {
     }
   }
 
+  // Pairs at mid sizes (2^19-2^24), where the small shape stops paying and production's
+  // tiles do not yet fill the GPU (docs/perf/radix_sort.md, "Medium sorts"): production's
+  // shape in and out of clusters against shapes between it and the small one, all plain
+  // launches, alternated twice; 4-byte keys with 4-byte values, or 8-byte keys with values.
+  void try_mid() {
+    if constexpr (Pairs && sizeof(Key) == 4 && sizeof(Value) == 4) {
+      try_cub();
+      for (int round = 0; round < 2; ++round) {
+        try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
+        try_row<void>("onepass (public call)");
+        try_row<production_subtiles<Key, value_t, 2, 384, 20, 2, 1, false>>("production shape, no clusters");
+        try_row<production_subtiles<Key, value_t, 2, 384, 20, 2, 2, false>>("clusters, no barrier");
+        try_row<production_subtiles<Key, value_t, 1, 384, 20, 2, 1, false>>("one, 384 x 20");
+        try_row<production_subtiles<Key, value_t, 1, 512, 16, 2, 1, false>>("one, 512 x 16");
+        try_row<production_subtiles<Key, value_t, 2, 256, 16, 2, 1, false>>("two, 256 x 16");
+        try_row<production_subtiles<Key, value_t, 2, 256, 20, 2, 1, false>>("two, 256 x 20");
+        try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16 (small)");
+        try_row<production_subtiles<Key, value_t, 1, 512, 12, 2, 1, false>>("one, 512 x 12");
+        try_row<production_subtiles<Key, value_t, 1, 384, 16, 2, 1, false>>("one, 384 x 16");
+      }
+    } else if constexpr (Pairs && sizeof(Key) == 8) {  // production: one of 384 x 16 in clusters
+      try_cub();
+      for (int round = 0; round < 2; ++round) {
+        try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
+        try_row<void>("onepass (public call)");
+        try_row<production_subtiles<Key, value_t, 1, 384, 16, 2, 1, false>>("production shape, no clusters");
+        try_row<production_subtiles<Key, value_t, 1, 512, 16, 2, 1, false>>("one, 512 x 16");
+        try_row<production_subtiles<Key, value_t, 1, 512, 12, 2, 1, false>>("one, 512 x 12");
+        try_row<production_subtiles<Key, value_t, 1, 384, 12, 2, 1, false>>("one, 384 x 12");
+        try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16 (small)");
+      }
+    } else {
+      std::printf("  (no mid rows for this sort)\n");
+    }
+  }
+
   // Keys alone: shapes near production's, all with its L2 prefetch (which shortens the
   // loads, so the best shape may have moved), alternated twice.
   void try_prefetch_shapes() {
@@ -447,18 +485,19 @@ int main(int argc, char** argv) try {
   const std::string rows = argc > 3 ? argv[3] : "all";
   const bool quick = rows == "quick";
   if (rows != "all" && rows != "quick" && rows != "prefetch" && rows != "prefetch_shapes" && rows != "clusters" &&
-      rows != "subtiles" && rows != "occupancy" && rows != "small") {
+      rows != "subtiles" && rows != "occupancy" && rows != "small" && rows != "mid") {
     std::fprintf(stderr, "radix_sort_tuning_sweep: the rows are all, quick, prefetch, prefetch_shapes, clusters, "
-                         "subtiles, occupancy or small\n");
+                         "subtiles, occupancy, small or mid\n");
     return 2;
   }
   if (only != "all" && only != "keys" && only != "pairs" && only != "u64" && only != "wide_pairs") {
     std::fprintf(stderr, "radix_sort_tuning_sweep: the sorts are keys, pairs, u64, wide_pairs or all\n");
     return 2;
   }
-  if (only == "wide_pairs" && rows != "clusters" && rows != "subtiles" && rows != "occupancy" && rows != "small") {
-    std::fprintf(stderr,
-                 "radix_sort_tuning_sweep: wide_pairs runs the clusters, subtiles, occupancy or small rows only\n");
+  if (only == "wide_pairs" && rows != "clusters" && rows != "subtiles" && rows != "occupancy" && rows != "small" &&
+      rows != "mid") {
+    std::fprintf(stderr, "radix_sort_tuning_sweep: wide_pairs runs the clusters, subtiles, occupancy, small or "
+                         "mid rows only\n");
     return 2;
   }
   const long long n = 1ll << log2_n;
@@ -474,6 +513,7 @@ int main(int argc, char** argv) try {
     else if (rows == "subtiles") s.try_subtiles();
     else if (rows == "occupancy") s.try_occupancy();
     else if (rows == "small") s.try_small();
+    else if (rows == "mid") s.try_mid();
     else s.try_all(quick);
     failures += s.failures;
   };
@@ -491,6 +531,7 @@ int main(int argc, char** argv) try {
       if (rows == "subtiles") s.try_subtiles();
       else if (rows == "occupancy") s.try_occupancy();
       else if (rows == "small") s.try_small();
+      else if (rows == "mid") s.try_mid();
       else s.try_clusters();
       failures += s.failures;
     };
@@ -498,7 +539,7 @@ int main(int argc, char** argv) try {
       sweep<unsigned, true, unsigned long long> s(n, time);
       run_wide_rows(s);
     }
-    if (rows == "small") {  // and uint64 keys with uint32 values at 2^(k-1)
+    if (rows == "small" || rows == "mid") {  // and uint64 keys with uint32 values at 2^(k-1)
       sweep<unsigned long long, true, unsigned> s(n / 2, time);
       run_wide_rows(s);
     }

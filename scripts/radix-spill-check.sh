@@ -3,8 +3,9 @@
 # The kernels sit at the edge of their register caps, and an equivalent rewrite can make
 # the compiler spill in the ranking, costing 2-20% (docs/perf/radix_sort.md). This compiles
 # the three production sorts (uint32 keys, uint32 pairs, uint64 keys) for sm_90, each with
-# its large tiles, its small-sort shape (tuning::radix_small_sort_tuning, marked "small
-# sorts") and its tiny-sort shape (radix_tiny_sort_tuning, "tiny sorts"), and counts spill stores (STL) per onesweep kernel: "hot" in the full-tile path, which runs for every
+# its large tiles and the shapes it sorts smaller inputs with (tuning::radix_small_sort_tuning,
+# radix_tiny_sort_tuning, radix_medium_sort_tuning: marked "small sorts", "tiny sorts",
+# "medium sorts"), and counts spill stores (STL) per onesweep kernel: "hot" in the full-tile path, which runs for every
 # tile but a portion's last, "cold" in the partial-tile path (laid out first, run once per
 # portion, harmless). Run it after any change to agent/radix_sort.cuh and compare with the
 # counts docs/perf/radix_sort.md gives.
@@ -39,7 +40,10 @@ function flush() {
     hot = 0; cold = 0
     for (i = 0; i < stores; ++i) { if (at_barrier[i] >= barriers / 2) ++hot; else ++cold }
     kind = name ~ /IjjN/ ? "uint32 pairs" : name ~ /Ij/ ? "uint32 keys " : "uint64 keys "
-    shape = name ~ /radix_tiny_sort_tuning/ ? "  (tiny sorts)" : name ~ /radix_small_sort_tuning/ ? "  (small sorts)" : ""
+    shape = ""
+    if (name ~ /radix_tiny_sort_tuning/) shape = "  (tiny sorts)"
+    else if (name ~ /radix_small_sort_tuning/) shape = "  (small sorts)"
+    else if (name ~ /radix_medium_sort_tuning/) shape = "  (medium sorts)"
     printf "%s  %2d hot STL, %2d cold%s\n", kind, hot, cold, shape
   }
 }

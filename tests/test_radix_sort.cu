@@ -107,12 +107,14 @@ void check_value_path(long long n, MakeValue make_value, int value_offset = 0) {
   EXPECT_EQ(first_difference(permuted(values, order), vout.download()), "") << "values";
 }
 
-// The small- and tiny-sort shapes of Key's sorts (keys alone unless Value): what the public
-// calls sort small inputs with.
+// The small-, tiny- and medium-sort shapes of Key's sorts (keys alone unless Value): what
+// the public calls sort smaller inputs with.
 template <class Key, class Value = keys_only>
 using small_shape = tuning::radix_small_sort_tuning<tuning::default_radix_sort_tuning<Key, Value>>;
 template <class Key, class Value = keys_only>
 using tiny_shape = tuning::radix_tiny_sort_tuning<tuning::default_radix_sort_tuning<Key, Value>>;
+template <class Key, class Value = keys_only>
+using medium_shape = tuning::radix_medium_sort_tuning<tuning::default_radix_sort_tuning<Key, Value>>;
 
 template <class Key>
 std::vector<long long> sort_sizes() {
@@ -188,9 +190,9 @@ TYPED_TEST(RadixSortPublic, LargeTilesAtSmallSizes) {
   }
 }
 
-// The small and tiny shapes named as the tuning, around their own tiles and up to past
-// the public calls' switches to them: keys alone, 4-byte and 8-byte values.
-TYPED_TEST(RadixSortPublic, SmallAndTinyShapesNamed) {
+// The tiny, small and medium shapes named as the tuning, around their own tiles and past
+// them: keys alone, 4-byte and 8-byte values.
+TYPED_TEST(RadixSortPublic, SmallerShapesNamed) {
   ONEPASS_REQUIRE_GPU();
   using Key = TypeParam;
   const auto as_u64 = [](std::size_t i) { return static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull; };
@@ -210,31 +212,32 @@ TYPED_TEST(RadixSortPublic, SmallAndTinyShapesNamed) {
   };
   run(small_shape<Key>{}, small_shape<Key, std::uint32_t>{}, small_shape<Key, std::uint64_t>{});
   run(tiny_shape<Key>{}, tiny_shape<Key, std::uint32_t>{}, tiny_shape<Key, std::uint64_t>{});
+  run(medium_shape<Key>{}, medium_shape<Key, std::uint32_t>{}, medium_shape<Key, std::uint64_t>{});
 }
 
-// The public calls on either side of the tiny- and small-sort switches (the default
-// tuning's tiny_sort_max_items and small_sort_max_items), keys alone, 4-byte values
-// (both call styles) and 8-byte values.
+// The public calls on either side of the tiny-, small- and medium-sort switches (the
+// default tuning's tiny_sort_max_items, small_sort_max_items and medium_sort_max_items),
+// keys alone, 4-byte values (both call styles) and 8-byte values.
 TYPED_TEST(RadixSortPublic, SmallSortSwitchBoundary) {
   ONEPASS_REQUIRE_GPU();
   using Key = TypeParam;
-  using keys_tuning = tuning::default_radix_sort_tuning<Key, keys_only>;
-  using pairs_tuning = tuning::default_radix_sort_tuning<Key, std::uint32_t>;
-  using wide_tuning = tuning::default_radix_sort_tuning<Key, std::uint64_t>;
+  constexpr tuning::radix_sort_tuning tunings[] = {tuning::default_radix_sort_tuning<Key, keys_only>::value,
+                                                   tuning::default_radix_sort_tuning<Key, std::uint32_t>::value,
+                                                   tuning::default_radix_sort_tuning<Key, std::uint64_t>::value};
   const auto as_u64 = [](std::size_t i) { return ~static_cast<std::uint64_t>(i); };
-  const long long limits[] = {keys_tuning::value.tiny_sort_max_items,  keys_tuning::value.small_sort_max_items,
-                              pairs_tuning::value.tiny_sort_max_items, pairs_tuning::value.small_sort_max_items,
-                              wide_tuning::value.tiny_sort_max_items,  wide_tuning::value.small_sort_max_items};
-  for (int which = 0; which < 6; ++which) {
-    const long long most = limits[which];
-    if (most == 0) continue;
-    for (const long long n : {most, most + 1}) {
-      if (n > max_test_items()) continue;
-      SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " switch " + std::to_string(which));
-      const auto keys = make_sort_keys<Key>(n, dist::random, 500 + n);
-      if (which < 2) check_sort<Key, false>(keys, {sort_order::ascending}, false, n % 2 == 0);
-      else if (which < 4) check_sort<Key, true>(keys, {sort_order::descending, 0, 20}, false, n % 2 == 1);
-      else check_value_path<Key, std::uint64_t, void>(n, as_u64);
+  for (int values = 0; values < 3; ++values) {  // none, 4-byte, 8-byte
+    const auto& t = tunings[values];
+    for (const long long most : {t.tiny_sort_max_items, t.small_sort_max_items, t.medium_sort_max_items}) {
+      if (most == 0) continue;
+      for (const long long n : {most, most + 1}) {
+        if (n > max_test_items()) continue;
+        SCOPED_TRACE(std::string(type_name<Key>()) + " n=" + std::to_string(n) + " value kind " +
+                     std::to_string(values));
+        const auto keys = make_sort_keys<Key>(n, dist::random, 500 + n);
+        if (values == 0) check_sort<Key, false>(keys, {sort_order::ascending}, false, n % 2 == 0);
+        else if (values == 1) check_sort<Key, true>(keys, {sort_order::descending, 0, 20}, false, n % 2 == 1);
+        else check_value_path<Key, std::uint64_t, void>(n, as_u64);
+      }
     }
   }
 }
@@ -741,8 +744,14 @@ TEST(RadixSortPlan, WorkspaceSizes) {
     if (n <= tiny_most) EXPECT_GE(plan::lookback_bytes(n), tiny_plan::lookback_bytes(n)) << n;
   }
   EXPECT_GT(tiny_plan::lookback_bytes(tiny_most), small_plan::lookback_bytes(tiny_most)) << "twice the tiles";
+  // Medium sorts past the small ones, then production's own.
+  using medium_plan = detail::radix_sort_plan<unsigned, std::uint32_t, medium_shape<unsigned, std::uint32_t>>;
+  constexpr long long medium_most = plan::tuning.medium_sort_max_items;
+  static_assert(medium_most > most && medium_plan::tuning.medium_sort_max_items == 0);
+  for (long long n : {most + 1, 65ll << 13, medium_most - 1, medium_most})
+    EXPECT_GE(plan::lookback_bytes(n), medium_plan::lookback_bytes(n)) << n;
   using large_plan = detail::radix_sort_plan<unsigned, std::uint32_t, tuning::default_radix_sort_tuning<unsigned, std::uint32_t>>;
-  EXPECT_EQ(plan::lookback_bytes(most + 1), large_plan::lookback_bytes(most + 1));
+  EXPECT_EQ(plan::lookback_bytes(medium_most + 1), large_plan::lookback_bytes(medium_most + 1));
   // Which sorts switch, and to what (tuning/radix_sort_tuning.cuh: measured ones only).
   static_assert(small_shape<unsigned>::value.onesweep_tile_items() == 4096 &&
                 small_shape<unsigned>::value.onesweep_cluster_blocks == 1);
@@ -751,7 +760,14 @@ TEST(RadixSortPlan, WorkspaceSizes) {
                 tiny_shape<unsigned, std::uint32_t>::value.onesweep_cluster_blocks == 1);
   static_assert(tuning::default_radix_sort_tuning<float, keys_only>::value.small_sort_max_items == 1ll << 21);
   static_assert(tuning::default_radix_sort_tuning<double, keys_only>::value.small_sort_max_items == 1ll << 19);
-  static_assert(tuning::default_radix_sort_tuning<int, std::uint32_t>::value.small_sort_max_items == 1ll << 20);
+  static_assert(tuning::default_radix_sort_tuning<int, std::uint32_t>::value.small_sort_max_items == 1ll << 19 &&
+                tuning::default_radix_sort_tuning<int, std::uint32_t>::value.medium_sort_max_items == 1ll << 23);
+  static_assert(medium_shape<unsigned, std::uint32_t>::value.onesweep_tile_items() == 8192 &&
+                medium_shape<unsigned, std::uint32_t>::value.onesweep_cluster_blocks == 1 &&
+                medium_shape<unsigned, std::uint32_t>::value.onesweep_subtiles == 1);
+  static_assert(tuning::default_radix_sort_tuning<unsigned, std::uint64_t>::value.medium_sort_max_items == 0 &&
+                tuning::default_radix_sort_tuning<double, std::uint32_t>::value.medium_sort_max_items == 0 &&
+                tuning::default_radix_sort_tuning<unsigned, keys_only>::value.medium_sort_max_items == 0);
   static_assert(tuning::default_radix_sort_tuning<unsigned, std::uint64_t>::value.small_sort_max_items == 1ll << 20);
   static_assert(tuning::default_radix_sort_tuning<std::uint64_t, std::uint32_t>::value.small_sort_max_items == 1ll << 21);
   static_assert(tuning::default_radix_sort_tuning<double, double>::value.small_sort_max_items == 1ll << 21);

@@ -50,9 +50,9 @@ struct radix_sort_plan {
     return round_up(zeroed_bytes + first_starts_bytes + 2 * radix_digits * sizeof(index_t));
   }
   static constexpr std::size_t counter_bytes = 16;
-  // With a small- or tiny-sort switch (tuning.small_sort_max_items, tiny_sort_max_items),
-  // room for those shapes' descriptors too: the same workspace serves whichever shape
-  // sorts n keys.
+  // With tiny-, small- or medium-sort switches (tuning.tiny_sort_max_items,
+  // small_sort_max_items, medium_sort_max_items), room for those shapes' descriptors too:
+  // the same workspace serves whichever shape sorts n keys.
   static constexpr std::size_t lookback_bytes(index_t n) {
     const index_t most = n < portion_items ? n : portion_items;
     std::size_t bytes =
@@ -69,6 +69,13 @@ struct radix_sort_plan {
         const std::size_t tiny =
             radix_sort_plan<Key, Value, ::onepass::tuning::radix_tiny_sort_tuning<Tuning>>::lookback_bytes(n);
         bytes = tiny > bytes ? tiny : bytes;
+      }
+    }
+    if constexpr (tuning.medium_sort_max_items > 0) {
+      if (n <= tuning.medium_sort_max_items) {
+        const std::size_t medium =
+            radix_sort_plan<Key, Value, ::onepass::tuning::radix_medium_sort_tuning<Tuning>>::lookback_bytes(n);
+        bytes = medium > bytes ? medium : bytes;
       }
     }
     return bytes;
@@ -130,8 +137,9 @@ radix_pass_buffers<Key, Value> copy_style_schedule(const Key* keys_in, Key* keys
 
 // The passes alone, for callers that have checked everything (n > 0, range.bits() > 0).
 // The public calls (Tuning = void) sort at most the default tuning's tiny_sort_max_items
-// keys with its tiny-sort shape, at most small_sort_max_items with its small-sort shape;
-// a tuning named explicitly is used as it is.
+// keys with its tiny-sort shape, at most small_sort_max_items with its small-sort shape,
+// at most medium_sort_max_items with its medium-sort shape; a tuning named explicitly is
+// used as it is.
 template <class Tuning = void, class Key, class Value, class Delay = no_delay>
 void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n, radix_bit_range range,
                        bool descending, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
@@ -147,6 +155,13 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
     using small = ::onepass::tuning::radix_small_sort_tuning<typename plan::tuning_type>;
     if (n <= plan::tuning.small_sort_max_items)
       return radix_sort_launch<small>(buffers, n, range, descending, ws, stream, delay);
+  }
+  if constexpr (std::is_void_v<Tuning> && plan::tuning.medium_sort_max_items > 0) {
+    static_assert(plan::tuning.medium_sort_max_items >= plan::tuning.small_sort_max_items,
+                  "medium sorts come after the small ones");
+    using medium = ::onepass::tuning::radix_medium_sort_tuning<typename plan::tuning_type>;
+    if (n <= plan::tuning.medium_sort_max_items)
+      return radix_sort_launch<medium>(buffers, n, range, descending, ws, stream, delay);
   }
   constexpr int threads = plan::tuning.onesweep_block_threads;
   const int passes = radix_pass_count(range);

@@ -94,6 +94,14 @@ struct radix_sort_tuning {
   // (radix_tiny_sort_tuning below): half the tile again, twice the blocks.
   long long tiny_sort_max_items = 0;
   int tiny_sort_items_per_thread = 8;
+  // Medium sorts: more than small_sort_max_items keys and at most medium_sort_max_items (0:
+  // none) run one sub-tile of medium_sort_block_threads x medium_sort_items_per_thread a
+  // block, launched plain (radix_medium_sort_tuning below): at 2^21 uint32 pairs 8192-item
+  // tiles are one full wave of two blocks a SM on 132 SMs where production's 15,360 are
+  // half of one.
+  long long medium_sort_max_items = 0;
+  int medium_sort_block_threads = 512;
+  int medium_sort_items_per_thread = 16;
   constexpr int onesweep_tile_items() const {
     return onesweep_block_threads * onesweep_items_per_thread * onesweep_subtiles;
   }
@@ -143,12 +151,25 @@ inline constexpr long long radix_keys_l2_prefetch_bytes = 1ll << 20;
 // 256 x 16 stops beating production and 256 x 8 stops beating 256 x 16, measured at each
 // power of two (docs/perf/radix_sort.md, "Small sorts" and "Tiny sorts and 8-byte
 // pairs"): 256 x 16 up to 2^21 keys for 4-byte keys alone, 2^19 for 8-byte keys alone,
-// 2^20 for pairs of 4-byte keys, 2^21 for pairs of 8-byte keys (4- or 8-byte values alike);
+// 2^20 for pairs of 4-byte keys (2^19 with 4-byte values: medium sorts below), 2^21 for
+// pairs of 8-byte keys (4- or 8-byte values alike);
 // 256 x 8 up to 2^17 for 4-byte keys (level with 256 x 16 at 2^18) and 2^18 for 8-byte
 // keys (3-5% faster there).
+// Medium sorts (medium_sort_max_items) run one sub-tile of 512 x 16, plain launches. H200,
+// radix_sort_tuning_sweep <k> pairs|wide_pairs mid, us, production / 512 x 16 / 256 x 16
+// (CUB's faster call): uint32 pairs 2^19 94 / 72 / 66 (75), 2^20 98 / 79-80 / 83 (86), 2^21
+// 124-126 / 107-109 / 128-129 (122-123), 2^22 218-220 / 188-189 / 218-219 (208-209), 2^23
+// 325-326 / 310-312 / 383-384 (324-325), 2^24 532-535 / 550 (551); uint64 keys with uint32
+// values 2^21 292-294 / 268-272 / 275-277 (296), 2^22 471 / 500 (468). So 4-byte pairs take
+// 256 x 16 up to 2^19 and 512 x 16 up to 2^23 (docs/perf/radix_sort.md, "Medium sorts");
+// the other sorts have no medium shape (uint64 keys with uint32 values 1.5% faster than
+// 256 x 16 at 2^21 only, with uint64 values slower; 4-byte keys with 8-byte values not
+// measured, 1.22x CUB at 2^21 already).
 inline constexpr long long radix_small_sort_max_items_4byte_keys = 1ll << 21;
 inline constexpr long long radix_small_sort_max_items_8byte_keys = 1ll << 19;
 inline constexpr long long radix_small_sort_max_items_4byte_pairs = 1ll << 20;
+inline constexpr long long radix_small_sort_max_items_4byte_pairs_4byte_values = 1ll << 19;
+inline constexpr long long radix_medium_sort_max_items_4byte_pairs_4byte_values = 1ll << 23;
 inline constexpr long long radix_small_sort_max_items_8byte_pairs = 1ll << 21;
 inline constexpr long long radix_tiny_sort_max_items_4byte_keys = 1ll << 17;
 inline constexpr long long radix_tiny_sort_max_items_8byte_keys = 1ll << 18;
@@ -181,37 +202,48 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
   }
   pairs.small_sort_max_items =
       key_bytes > 4 ? radix_small_sort_max_items_8byte_pairs : radix_small_sort_max_items_4byte_pairs;
+  if (key_bytes == 4 && value_bytes == 4) {  // 512 x 16 from past 2^19 to 2^23
+    pairs.small_sort_max_items = radix_small_sort_max_items_4byte_pairs_4byte_values;
+    pairs.medium_sort_max_items = radix_medium_sort_max_items_4byte_pairs_4byte_values;
+  }
   pairs.tiny_sort_max_items =
       key_bytes > 4 ? radix_tiny_sort_max_items_8byte_keys : radix_tiny_sort_max_items_4byte_keys;
   return pairs;
 }
 
-// A tuning's shape for small inputs: one sub-tile of small_sort_block_threads x `items`,
-// registers for two blocks a SM, no clusters, everything else as `t`'s; itself with no
-// small- or tiny-sort switch.
-constexpr radix_sort_tuning radix_small_shape(radix_sort_tuning t, int items) {
+// A tuning's shape for smaller inputs: one sub-tile of `threads` x `items`, registers for
+// two blocks a SM, no clusters, everything else as `t`'s; itself with no tiny-, small- or
+// medium-sort switch.
+constexpr radix_sort_tuning radix_small_shape(radix_sort_tuning t, int threads, int items) {
   t.onesweep_subtiles = 1;
-  t.onesweep_block_threads = t.small_sort_block_threads;
+  t.onesweep_block_threads = threads;
   t.onesweep_items_per_thread = items;
   t.onesweep_min_blocks_per_sm = 2;
   t.onesweep_cluster_blocks = 1;
   t.cluster_write_together = false;
   t.small_sort_max_items = 0;
   t.tiny_sort_max_items = 0;
+  t.medium_sort_max_items = 0;
   return t;
 }
 
-// Tuning's small-sort shape (small_sort_items_per_thread items a thread) and its tiny-sort
-// shape (tiny_sort_items_per_thread).
+// Tuning's small-sort shape (small_sort_block_threads x small_sort_items_per_thread), its
+// tiny-sort shape (small_sort_block_threads x tiny_sort_items_per_thread) and its
+// medium-sort shape (medium_sort_block_threads x medium_sort_items_per_thread).
 template <class Tuning>
 struct radix_small_sort_tuning {
-  static constexpr radix_sort_tuning value =
-      radix_small_shape(Tuning::value, Tuning::value.small_sort_items_per_thread);
+  static constexpr radix_sort_tuning value = radix_small_shape(
+      Tuning::value, Tuning::value.small_sort_block_threads, Tuning::value.small_sort_items_per_thread);
 };
 template <class Tuning>
 struct radix_tiny_sort_tuning {
-  static constexpr radix_sort_tuning value =
-      radix_small_shape(Tuning::value, Tuning::value.tiny_sort_items_per_thread);
+  static constexpr radix_sort_tuning value = radix_small_shape(
+      Tuning::value, Tuning::value.small_sort_block_threads, Tuning::value.tiny_sort_items_per_thread);
+};
+template <class Tuning>
+struct radix_medium_sort_tuning {
+  static constexpr radix_sort_tuning value = radix_small_shape(
+      Tuning::value, Tuning::value.medium_sort_block_threads, Tuning::value.medium_sort_items_per_thread);
 };
 
 template <class Key, class Value>
