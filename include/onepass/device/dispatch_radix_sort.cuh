@@ -57,25 +57,19 @@ struct radix_sort_plan {
     const index_t most = n < portion_items ? n : portion_items;
     std::size_t bytes =
         round_up(counter_bytes + radix_digits * lookback::count_state<radix_digits>::bytes(portion_tiles(most)));
-    if constexpr (tuning.small_sort_max_items > 0) {
-      if (n <= tuning.small_sort_max_items) {
-        const std::size_t small =
-            radix_sort_plan<Key, Value, ::onepass::tuning::radix_small_sort_tuning<Tuning>>::lookback_bytes(n);
-        bytes = small > bytes ? small : bytes;
-      }
-    }
-    if constexpr (tuning.tiny_sort_max_items > 0) {
-      if (n <= tuning.tiny_sort_max_items) {
-        const std::size_t tiny =
-            radix_sort_plan<Key, Value, ::onepass::tuning::radix_tiny_sort_tuning<Tuning>>::lookback_bytes(n);
-        bytes = tiny > bytes ? tiny : bytes;
-      }
-    }
-    if constexpr (tuning.medium_sort_max_items > 0) {
-      if (n <= tuning.medium_sort_max_items) {
-        const std::size_t medium =
-            radix_sort_plan<Key, Value, ::onepass::tuning::radix_medium_sort_tuning<Tuning>>::lookback_bytes(n);
-        bytes = medium > bytes ? medium : bytes;
+    bytes = with_room_for<::onepass::tuning::radix_tiny_sort_tuning<Tuning>, tuning.tiny_sort_max_items>(bytes, n);
+    bytes = with_room_for<::onepass::tuning::radix_small_sort_tuning<Tuning>, tuning.small_sort_max_items>(bytes, n);
+    bytes = with_room_for<::onepass::tuning::radix_medium_sort_tuning<Tuning>, tuning.medium_sort_max_items>(bytes, n);
+    return bytes;
+  }
+  // The larger of `bytes` and Shape's descriptors for n keys where the public calls sort n
+  // keys with Shape (n <= Most; Most 0: never).
+  template <class Shape, long long Most>
+  static constexpr std::size_t with_room_for(std::size_t bytes, index_t n) {
+    if constexpr (Most > 0) {
+      if (n <= Most) {
+        const std::size_t shape = radix_sort_plan<Key, Value, Shape>::lookback_bytes(n);
+        return shape > bytes ? shape : bytes;
       }
     }
     return bytes;
