@@ -167,10 +167,10 @@ inline constexpr long long radix_keys_l2_prefetch_bytes = 1ll << 20;
 // measured, 1.22x CUB at 2^21 already).
 inline constexpr long long radix_small_sort_max_items_4byte_keys = 1ll << 21;
 inline constexpr long long radix_small_sort_max_items_8byte_keys = 1ll << 19;
-inline constexpr long long radix_small_sort_max_items_4byte_pairs = 1ll << 20;
-inline constexpr long long radix_small_sort_max_items_4byte_pairs_4byte_values = 1ll << 19;
-inline constexpr long long radix_medium_sort_max_items_4byte_pairs_4byte_values = 1ll << 23;
-inline constexpr long long radix_small_sort_max_items_8byte_pairs = 1ll << 21;
+inline constexpr long long radix_small_sort_max_items_4byte_pairs = 1ll << 19;  // 4-byte keys and values
+inline constexpr long long radix_medium_sort_max_items_4byte_pairs = 1ll << 23;
+inline constexpr long long radix_small_sort_max_items_4byte_keys_8byte_values = 1ll << 20;
+inline constexpr long long radix_small_sort_max_items_8byte_keys_with_values = 1ll << 21;
 inline constexpr long long radix_tiny_sort_max_items_4byte_keys = 1ll << 17;
 inline constexpr long long radix_tiny_sort_max_items_8byte_keys = 1ll << 18;
 
@@ -200,12 +200,10 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
     pairs.onesweep_block_threads = value_bytes > 4 ? 256 : 384;
     pairs.values_before_keys_out = value_bytes == 4;
   }
-  pairs.small_sort_max_items =
-      key_bytes > 4 ? radix_small_sort_max_items_8byte_pairs : radix_small_sort_max_items_4byte_pairs;
-  if (key_bytes == 4 && value_bytes == 4) {  // 512 x 16 from past 2^19 to 2^23
-    pairs.small_sort_max_items = radix_small_sort_max_items_4byte_pairs_4byte_values;
-    pairs.medium_sort_max_items = radix_medium_sort_max_items_4byte_pairs_4byte_values;
-  }
+  pairs.small_sort_max_items = key_bytes > 4     ? radix_small_sort_max_items_8byte_keys_with_values
+                               : value_bytes > 4 ? radix_small_sort_max_items_4byte_keys_8byte_values
+                                                 : radix_small_sort_max_items_4byte_pairs;
+  if (!wide) pairs.medium_sort_max_items = radix_medium_sort_max_items_4byte_pairs;  // 4-byte keys and values
   pairs.tiny_sort_max_items =
       key_bytes > 4 ? radix_tiny_sort_max_items_8byte_keys : radix_tiny_sort_max_items_4byte_keys;
   return pairs;
