@@ -18,7 +18,8 @@
 // smaller tiles than production's (one sub-tile, no clusters) for sorts of 2^16 to 2^22
 // keys, where production's large tiles leave most SMs idle (every sort); mid: pairs,
 // production's shape in and out of clusters and shapes between it and the small one, for
-// 2^19-2^24 (pairs, or uint64 keys with values in wide_pairs).
+// 2^19-2^24 (pairs, or in wide_pairs uint32 keys with uint64 values and uint64 keys with
+// values).
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
@@ -367,6 +368,18 @@ struct sweep {
         try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16 (small)");
         try_row<production_subtiles<Key, value_t, 1, 512, 12, 2, 1, false>>("one, 512 x 12");
         try_row<production_subtiles<Key, value_t, 1, 384, 16, 2, 1, false>>("one, 384 x 16");
+      }
+    } else if constexpr (Pairs && sizeof(Key) == 4) {  // 8-byte values; production: two of 256 x 16 in clusters
+      try_cub();
+      for (int round = 0; round < 2; ++round) {
+        try_row<tuning::default_radix_sort_tuning<Key, value_t>>("onepass (production row)");
+        try_row<void>("onepass (public call)");
+        try_row<production_subtiles<Key, value_t, 2, 256, 16, 2, 1, false>>("production shape, no clusters");
+        try_row<production_subtiles<Key, value_t, 1, 512, 16, 2, 1, false>>("one, 512 x 16");
+        try_row<production_subtiles<Key, value_t, 1, 512, 12, 2, 1, false>>("one, 512 x 12");
+        try_row<production_subtiles<Key, value_t, 1, 384, 16, 2, 1, false>>("one, 384 x 16");
+        try_row<production_subtiles<Key, value_t, 2, 256, 12, 2, 1, false>>("two, 256 x 12");
+        try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16 (small)");
       }
     } else if constexpr (Pairs && sizeof(Key) == 8) {  // production: one of 384 x 16 in clusters
       try_cub();
