@@ -107,14 +107,16 @@ void check_value_path(long long n, MakeValue make_value, int value_offset = 0) {
   EXPECT_EQ(first_difference(permuted(values, order), vout.download()), "") << "values";
 }
 
-// The small-, tiny- and medium-sort shapes of Key's sorts (keys alone unless Value): what
-// the public calls sort smaller inputs with.
+// The small-, tiny-, medium- and plain-sort shapes of Key's sorts (keys alone unless
+// Value): what the public calls sort smaller inputs with.
 template <class Key, class Value = keys_only>
 using small_shape = tuning::radix_small_sort_tuning<tuning::default_radix_sort_tuning<Key, Value>>;
 template <class Key, class Value = keys_only>
 using tiny_shape = tuning::radix_tiny_sort_tuning<tuning::default_radix_sort_tuning<Key, Value>>;
 template <class Key, class Value = keys_only>
 using medium_shape = tuning::radix_medium_sort_tuning<tuning::default_radix_sort_tuning<Key, Value>>;
+template <class Key, class Value = keys_only>
+using plain_shape = tuning::radix_plain_sort_tuning<tuning::default_radix_sort_tuning<Key, Value>>;
 
 template <class Key>
 std::vector<long long> sort_sizes() {
@@ -190,7 +192,7 @@ TYPED_TEST(RadixSortPublic, LargeTilesAtSmallSizes) {
   }
 }
 
-// The tiny, small and medium shapes named as the tuning, around their own tiles and past
+// The tiny, small, medium and plain shapes named as the tuning, around their own tiles and past
 // them: keys alone, 4-byte and 8-byte values.
 TYPED_TEST(RadixSortPublic, SmallerShapesNamed) {
   ONEPASS_REQUIRE_GPU();
@@ -213,11 +215,13 @@ TYPED_TEST(RadixSortPublic, SmallerShapesNamed) {
   run(small_shape<Key>{}, small_shape<Key, std::uint32_t>{}, small_shape<Key, std::uint64_t>{});
   run(tiny_shape<Key>{}, tiny_shape<Key, std::uint32_t>{}, tiny_shape<Key, std::uint64_t>{});
   run(medium_shape<Key>{}, medium_shape<Key, std::uint32_t>{}, medium_shape<Key, std::uint64_t>{});
+  run(plain_shape<Key>{}, plain_shape<Key, std::uint32_t>{}, plain_shape<Key, std::uint64_t>{});
 }
 
-// The public calls on either side of the tiny-, small- and medium-sort switches (the
-// default tuning's tiny_sort_max_items, small_sort_max_items and medium_sort_max_items),
-// keys alone, 4-byte values (both call styles) and 8-byte values.
+// The public calls on either side of the tiny-, small-, medium- and plain-sort switches
+// (the default tuning's tiny_sort_max_items, small_sort_max_items, medium_sort_max_items
+// and plain_sort_max_items: the last one switches on GPUs above the H100's DRAM bandwidth
+// only), keys alone, 4-byte values (both call styles) and 8-byte values.
 TYPED_TEST(RadixSortPublic, SmallSortSwitchBoundary) {
   ONEPASS_REQUIRE_GPU();
   using Key = TypeParam;
@@ -227,7 +231,8 @@ TYPED_TEST(RadixSortPublic, SmallSortSwitchBoundary) {
   const auto as_u64 = [](std::size_t i) { return ~static_cast<std::uint64_t>(i); };
   for (int values = 0; values < 3; ++values) {  // none, 4-byte, 8-byte
     const auto& t = tunings[values];
-    for (const long long most : {t.tiny_sort_max_items, t.small_sort_max_items, t.medium_sort_max_items}) {
+    for (const long long most :
+         {t.tiny_sort_max_items, t.small_sort_max_items, t.medium_sort_max_items, t.plain_sort_max_items}) {
       if (most == 0) continue;
       for (const long long n : {most, most + 1}) {
         if (n > max_test_items()) continue;
@@ -390,6 +395,42 @@ TEST(RadixSort, OnesweepBlocksInClusters) {
     check_sort<double, true, pairs_together>(wide, {sort_order::ascending}, false, true);
     check_sort<double, false, keys_together>(wide, {sort_order::descending}, true, true);
   }
+}
+
+// Plain launches by the GPU's DRAM bandwidth (tuning.plain_sort_max_items and
+// plain_sort_min_dram_gbps): pairs up to 2^25 items launched plain on an H200, in clusters
+// on an H100 and above 2^25 everywhere; keys alone never switch (never in clusters).
+TEST(RadixSort, PlainLaunchesByTheGpusDramBandwidth) {
+  using tuning::radix_sorts_plain;
+  EXPECT_EQ(detail::peak_dram_gbps(2619000, 5120), 3352) << "H100 SXM: 2619 MHz, 5120 bits";
+  EXPECT_EQ(detail::peak_dram_gbps(3201000, 6016), 4814) << "H200: 3201 MHz, 6016 bits";
+  EXPECT_EQ(detail::peak_dram_gbps(0, 5120), 0);
+  constexpr auto pairs = production<unsigned, std::uint32_t>::value;
+  static_assert(pairs.plain_sort_max_items == 1ll << 25 && pairs.plain_sort_min_dram_gbps == 4000 &&
+                production<double, double>::value.plain_sort_max_items == 1ll << 25 &&
+                production<unsigned, double>::value.plain_sort_max_items == 1ll << 25 &&
+                production<unsigned, keys_only>::value.plain_sort_max_items == 0);
+  static_assert(pairs.plain_sort_max_items > pairs.medium_sort_max_items);
+  constexpr long long most = 1ll << 25;
+  EXPECT_TRUE(radix_sorts_plain(pairs, most, 4814)) << "H200";
+  EXPECT_FALSE(radix_sorts_plain(pairs, most + 1, 4814)) << "H200, past the switch";
+  EXPECT_FALSE(radix_sorts_plain(pairs, 1ll << 22, 3352)) << "H100 SXM";
+  EXPECT_FALSE(radix_sorts_plain(pairs, 1ll << 22, 4000)) << "at the bandwidth limit";
+  EXPECT_TRUE(radix_sorts_plain(pairs, 1ll << 22, 4001));
+  EXPECT_FALSE(radix_sorts_plain(pairs, 1ll << 22, 0)) << "a GPU that reports no memory clock keeps the clusters";
+  EXPECT_FALSE(radix_sorts_plain(production<unsigned, keys_only>::value, 1ll << 22, 4814)) << "keys alone";
+  using plain = tuning::radix_plain_sort_tuning<production<unsigned, std::uint32_t>>;
+  static_assert(plain::value.onesweep_cluster_blocks == 1 && !plain::value.cluster_write_together &&
+                plain::value.onesweep_tile_items() == pairs.onesweep_tile_items() &&
+                plain::value.plain_sort_max_items == 0 && plain::value.medium_sort_max_items == 0);
+  // The workspace has room for the plain shape's descriptors up to its switch (the same
+  // tiles: the same bytes), on whichever GPU it is sized.
+  using plan = detail::radix_sort_plan<unsigned, std::uint32_t>;
+  using plain_plan = detail::radix_sort_plan<unsigned, std::uint32_t, plain>;
+  for (long long n : {pairs.medium_sort_max_items + 1, most, most + 1})
+    EXPECT_GE(plan::lookback_bytes(n), plain_plan::lookback_bytes(n)) << n;
+  ONEPASS_REQUIRE_GPU();
+  EXPECT_GT(detail::peak_dram_gbps(), 100) << "the device reports its memory clock and bus width";
 }
 
 // Two sub-tiles a onesweep block (tuning.onesweep_subtiles = 2): a tile of 2 x Threads x

@@ -44,6 +44,19 @@ inline int device_major() { return device_attribute<cudaDevAttrComputeCapability
 // The current device's number of SMs.
 inline int multiprocessor_count() { return device_attribute<cudaDevAttrMultiProcessorCount>(); }
 
+// Peak DRAM bandwidth in GB/s from a memory clock (kHz) and bus width (bits): two
+// transfers a clock on every bit. H100 SXM: 2,619,000 kHz x 5120 bits -> 3352 GB/s; H200:
+// 3,201,000 kHz x 6016 bits -> 4814 GB/s.
+constexpr long long peak_dram_gbps(long long memory_clock_khz, long long bus_width_bits) {
+  return memory_clock_khz * 2 * (bus_width_bits / 8) / 1000000;
+}
+
+// The current device's peak DRAM bandwidth in GB/s.
+inline long long peak_dram_gbps() {
+  return peak_dram_gbps(device_attribute<cudaDevAttrMemoryClockRate>(),
+                        device_attribute<cudaDevAttrGlobalMemoryBusWidth>());
+}
+
 inline bool supports_programmatic_launch() { return device_major() >= 9; }
 
 // Launches `kernel` and throws cuda_error if the launch itself fails. Unlike a <<< >>>

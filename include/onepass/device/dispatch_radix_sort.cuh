@@ -50,9 +50,10 @@ struct radix_sort_plan {
     return round_up(zeroed_bytes + first_starts_bytes + 2 * radix_digits * sizeof(index_t));
   }
   static constexpr std::size_t counter_bytes = 16;
-  // With tiny-, small- or medium-sort switches (tuning.tiny_sort_max_items,
-  // small_sort_max_items, medium_sort_max_items), room for those shapes' descriptors too:
-  // the same workspace serves whichever shape sorts n keys.
+  // With tiny-, small-, medium- or plain-sort switches (tuning.tiny_sort_max_items,
+  // small_sort_max_items, medium_sort_max_items, plain_sort_max_items), room for those
+  // shapes' descriptors too: the same workspace serves whichever shape sorts n keys, on
+  // whichever GPU.
   static constexpr std::size_t lookback_bytes(index_t n) {
     const index_t most = n < portion_items ? n : portion_items;
     std::size_t bytes =
@@ -60,6 +61,7 @@ struct radix_sort_plan {
     bytes = with_room_for<::onepass::tuning::radix_tiny_sort_tuning<Tuning>, tuning.tiny_sort_max_items>(bytes, n);
     bytes = with_room_for<::onepass::tuning::radix_small_sort_tuning<Tuning>, tuning.small_sort_max_items>(bytes, n);
     bytes = with_room_for<::onepass::tuning::radix_medium_sort_tuning<Tuning>, tuning.medium_sort_max_items>(bytes, n);
+    bytes = with_room_for<::onepass::tuning::radix_plain_sort_tuning<Tuning>, tuning.plain_sort_max_items>(bytes, n);
     return bytes;
   }
   // The larger of `bytes` and Shape's descriptors for n keys where the public calls sort n
@@ -132,8 +134,9 @@ radix_pass_buffers<Key, Value> copy_style_schedule(const Key* keys_in, Key* keys
 // The passes alone, for callers that have checked everything (n > 0, range.bits() > 0).
 // The public calls (Tuning = void) sort at most the default tuning's tiny_sort_max_items
 // keys with its tiny-sort shape, at most small_sort_max_items with its small-sort shape,
-// at most medium_sort_max_items with its medium-sort shape; a tuning named explicitly is
-// used as it is.
+// at most medium_sort_max_items with its medium-sort shape, at most plain_sort_max_items
+// on a GPU of more than plain_sort_min_dram_gbps with its plain shape; a tuning named
+// explicitly is used as it is.
 template <class Tuning = void, class Key, class Value, class Delay = no_delay>
 void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n, radix_bit_range range,
                        bool descending, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
@@ -156,6 +159,14 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
     using medium = ::onepass::tuning::radix_medium_sort_tuning<typename plan::tuning_type>;
     if (n <= plan::tuning.medium_sort_max_items)
       return radix_sort_launch<medium>(buffers, n, range, descending, ws, stream, delay);
+  }
+  if constexpr (std::is_void_v<Tuning> && plan::tuning.plain_sort_max_items > 0) {
+    static_assert(plan::tuning.plain_sort_max_items >= plan::tuning.medium_sort_max_items,
+                  "plain sorts come after the medium ones");
+    using plain = ::onepass::tuning::radix_plain_sort_tuning<typename plan::tuning_type>;
+    if (n <= plan::tuning.plain_sort_max_items &&
+        ::onepass::tuning::radix_sorts_plain(plan::tuning, n, peak_dram_gbps()))
+      return radix_sort_launch<plain>(buffers, n, range, descending, ws, stream, delay);
   }
   constexpr int threads = plan::tuning.onesweep_block_threads;
   const int passes = radix_pass_count(range);

@@ -102,6 +102,12 @@ struct radix_sort_tuning {
   long long medium_sort_max_items = 0;
   int medium_sort_block_threads = 512;
   int medium_sort_items_per_thread = 16;
+  // Sorts of at most plain_sort_max_items (0: none) past the medium-sort switch, on GPUs
+  // whose peak DRAM bandwidth (memory clock x bus width) is above plain_sort_min_dram_gbps,
+  // run this shape launched plain: no clusters and no cluster barrier. (On an H200 clusters
+  // pay only for the largest pair sorts; on an H100 they were measured at 2^27-2^28 only.)
+  long long plain_sort_max_items = 0;
+  int plain_sort_min_dram_gbps = 0;
   constexpr int onesweep_tile_items() const {
     return onesweep_block_threads * onesweep_items_per_thread * onesweep_subtiles;
   }
@@ -123,7 +129,17 @@ struct radix_sort_tuning {
 // (a cluster barrier): uint32 pairs at 2^28 6% faster on an H100, 0.7% slower on an H200;
 // 8-byte values (uint32 keys at 2^28, uint64 keys at 2^27) 5.4-5.9% faster on an H100 and
 // 0.6% on an H200. Keys alone lost 0.5-1.5% that way, 8-byte keys 4-5%
-// (docs/perf/radix_sort.md, "Clusters").
+// (docs/perf/radix_sort.md, "Clusters"). Since two sub-tiles, on an H200 (4814 GB/s of
+// DRAM) the same shape launched plain is faster up to 2^25 pairs (plain_sort_max_items;
+// radix_sort_tuning_sweep <k> pairs|wide_pairs clusters, ms, plain / in clusters that write
+// together: uint32 pairs 2^25 0.930-0.933 / 0.939-0.941, 2^26 1.724-1.725 / 1.721-1.723,
+// 2^28 6.560-6.561 / 6.495-6.501; uint32 keys with uint64 values 2^22 0.221-0.223 /
+// 0.226-0.228, 2^25 1.246 / 1.248-1.251, 2^28 9.314-9.317 / 9.294-9.296; uint64 keys and
+// values 2^21 0.328-0.329 / 0.334-0.335, 2^24 1.604-1.605 / 1.611-1.613, 2^27
+// 11.768-11.770 / 11.725-11.729), so above 2^25 clusters stay. GPUs of the H100's DRAM
+// bandwidth (3352 GB/s; H100 NVL 3.9 TB/s) keep clusters at every size
+// (radix_plain_sort_min_dram_gbps): they were measured there at 2^27-2^28 only
+// (docs/perf/radix_sort.md, "Plain launches up to 2^25 pairs on an H200").
 // Pairs with 4-byte keys then rank two sub-tiles a block and write them out as one tile
 // (runs twice as long at the same registers; values loaded after the keys): with 4-byte
 // values two of 384 x 20, at 2^28 2.6% faster than one of 384 x 24 on an H100 and 8.8% on
@@ -171,6 +187,8 @@ inline constexpr long long radix_small_sort_max_items_4byte_pairs = 1ll << 19;  
 inline constexpr long long radix_medium_sort_max_items_4byte_pairs = 1ll << 23;
 inline constexpr long long radix_small_sort_max_items_4byte_keys_8byte_values = 1ll << 20;
 inline constexpr long long radix_small_sort_max_items_8byte_keys_with_values = 1ll << 21;
+inline constexpr long long radix_plain_sort_max_items_pairs = 1ll << 25;
+inline constexpr int radix_plain_sort_min_dram_gbps = 4000;
 inline constexpr long long radix_tiny_sort_max_items_4byte_keys = 1ll << 17;
 inline constexpr long long radix_tiny_sort_max_items_8byte_keys = 1ll << 18;
 
@@ -195,6 +213,8 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
                                  : radix_sort_tuning{20, 1024, 1, 1ll << 28, 2, 32, 4, after_keys, 2, 384, false, copies};
   pairs.onesweep_cluster_blocks = 2;
   pairs.cluster_write_together = true;
+  pairs.plain_sort_max_items = radix_plain_sort_max_items_pairs;
+  pairs.plain_sort_min_dram_gbps = radix_plain_sort_min_dram_gbps;
   if (key_bytes == 4) {  // two sub-tiles: 384 x 20 with 4-byte values, 256 x 16 with 8-byte ones
     pairs.onesweep_subtiles = 2;
     pairs.onesweep_block_threads = value_bytes > 4 ? 256 : 384;
@@ -209,25 +229,33 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
   return pairs;
 }
 
-// A tuning's shape for smaller inputs: one sub-tile of `threads` x `items`, registers for
-// two blocks a SM, no clusters, everything else as `t`'s; itself with no tiny-, small- or
-// medium-sort switch.
-constexpr radix_sort_tuning radix_small_shape(radix_sort_tuning t, int threads, int items) {
-  t.onesweep_subtiles = 1;
-  t.onesweep_block_threads = threads;
-  t.onesweep_items_per_thread = items;
-  t.onesweep_min_blocks_per_sm = 2;
+// A tuning's own shape launched plain (no clusters, no cluster barrier); itself with no
+// tiny-, small-, medium- or plain-sort switch.
+constexpr radix_sort_tuning radix_plain_shape(radix_sort_tuning t) {
   t.onesweep_cluster_blocks = 1;
   t.cluster_write_together = false;
   t.small_sort_max_items = 0;
   t.tiny_sort_max_items = 0;
   t.medium_sort_max_items = 0;
+  t.plain_sort_max_items = 0;
+  return t;
+}
+
+// A tuning's shape for smaller inputs: one sub-tile of `threads` x `items`, registers for
+// two blocks a SM, everything else as its plain shape's.
+constexpr radix_sort_tuning radix_small_shape(radix_sort_tuning t, int threads, int items) {
+  t = radix_plain_shape(t);
+  t.onesweep_subtiles = 1;
+  t.onesweep_block_threads = threads;
+  t.onesweep_items_per_thread = items;
+  t.onesweep_min_blocks_per_sm = 2;
   return t;
 }
 
 // Tuning's small-sort shape (small_sort_block_threads x small_sort_items_per_thread), its
-// tiny-sort shape (small_sort_block_threads x tiny_sort_items_per_thread) and its
-// medium-sort shape (medium_sort_block_threads x medium_sort_items_per_thread).
+// tiny-sort shape (small_sort_block_threads x tiny_sort_items_per_thread), its
+// medium-sort shape (medium_sort_block_threads x medium_sort_items_per_thread) and its
+// plain shape (its own, launched plain).
 template <class Tuning>
 struct radix_small_sort_tuning {
   static constexpr radix_sort_tuning value = radix_small_shape(
@@ -243,6 +271,16 @@ struct radix_medium_sort_tuning {
   static constexpr radix_sort_tuning value = radix_small_shape(
       Tuning::value, Tuning::value.medium_sort_block_threads, Tuning::value.medium_sort_items_per_thread);
 };
+template <class Tuning>
+struct radix_plain_sort_tuning {
+  static constexpr radix_sort_tuning value = radix_plain_shape(Tuning::value);
+};
+
+// Whether the public calls sort n items of tuning `t` with its plain shape on a GPU whose
+// peak DRAM bandwidth is dram_gbps (0: not known; then never).
+constexpr bool radix_sorts_plain(const radix_sort_tuning& t, long long n, long long dram_gbps) {
+  return n <= t.plain_sort_max_items && dram_gbps > t.plain_sort_min_dram_gbps && dram_gbps > 0;
+}
 
 template <class Key, class Value>
 struct default_radix_sort_tuning {
