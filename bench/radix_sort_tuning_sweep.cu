@@ -321,27 +321,32 @@ struct sweep {
       if constexpr (Pairs && sizeof(Key) == 4 && sizeof(Value) == 4) {
         try_row<production_subtiles<Key, value_t, 2, 384, 20, 2, 1, false>>("production shape, no clusters");
         try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
+        try_row<production_subtiles<Key, value_t, 1, 256, 4, 2, 1, false>>("one, 256 x 4");
         try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
         try_row<production_subtiles<Key, value_t, 1, 384, 12, 2, 1, false>>("one, 384 x 12");
         try_row<production_subtiles<Key, value_t, 2, 256, 8, 2, 1, false>>("two, 256 x 8");
       } else if constexpr (!Pairs && sizeof(Key) == 4) {  // production: 384 x 32, no clusters
         try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
+        try_row<production_subtiles<Key, value_t, 1, 256, 4, 2, 1, false>>("one, 256 x 4");
         try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
         try_row<production_subtiles<Key, value_t, 1, 384, 16, 2, 1, false>>("one, 384 x 16");
         try_row<production_subtiles<Key, value_t, 1, 256, 32, 2, 1, false>>("one, 256 x 32");
       } else if constexpr (!Pairs) {  // 8-byte keys; production: 512 x 16, no clusters
         try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
+        try_row<production_subtiles<Key, value_t, 1, 256, 4, 2, 1, false>>("one, 256 x 4");
         try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
         try_row<production_subtiles<Key, value_t, 1, 384, 8, 2, 1, false>>("one, 384 x 8");
       } else if constexpr (Pairs && sizeof(Key) == 4) {  // 8-byte values; production: two of 256 x 16
         try_row<production_subtiles<Key, value_t, 2, 256, 16, 2, 1, false>>("production shape, no clusters");
         try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
+        try_row<production_subtiles<Key, value_t, 1, 256, 4, 2, 1, false>>("one, 256 x 4");
         try_row<production_subtiles<Key, value_t, 1, 256, 12, 2, 1, false>>("one, 256 x 12");
         try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
         try_row<production_subtiles<Key, value_t, 1, 384, 8, 2, 1, false>>("one, 384 x 8");
       } else if constexpr (Pairs) {  // 8-byte keys with values; production: one of 384 x 16
         try_row<production_subtiles<Key, value_t, 1, 384, 16, 2, 1, false>>("production shape, no clusters");
         try_row<production_subtiles<Key, value_t, 1, 256, 8, 2, 1, false>>("one, 256 x 8");
+        try_row<production_subtiles<Key, value_t, 1, 256, 4, 2, 1, false>>("one, 256 x 4");
         try_row<production_subtiles<Key, value_t, 1, 256, 12, 2, 1, false>>("one, 256 x 12");
         try_row<production_subtiles<Key, value_t, 1, 256, 16, 2, 1, false>>("one, 256 x 16");
         try_row<production_subtiles<Key, value_t, 1, 384, 8, 2, 1, false>>("one, 384 x 8");
