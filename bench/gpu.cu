@@ -10,6 +10,8 @@
 
 #include <cuda/std/version>
 
+#include "onepass/detail/launch.cuh"
+
 namespace onepass::bench {
 namespace {
 
@@ -50,13 +52,13 @@ device_info query_device() {
   d.l2_bytes = p.l2CacheSize;
   d.cuda = "runtime " + version_text(runtime) + ", driver " + version_text(driver);
   const double sm_mhz = attribute(cudaDevAttrClockRate, device) / 1e3;
-  const double mem_mhz = attribute(cudaDevAttrMemoryClockRate, device) / 1e3;
+  const int mem_khz = attribute(cudaDevAttrMemoryClockRate, device);
   const int bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, device);
   char line[256];
   std::snprintf(line, sizeof line,
                 "compute capability %d.%d, SM clock up to %.0f MHz, memory clock %.0f MHz x %d bits "
-                "(%.0f GB/s theoretical), L2 %lld MiB, %.1f GiB",
-                p.major, p.minor, sm_mhz, mem_mhz, bus_bits, 2.0 * mem_mhz * 1e6 * bus_bits / 8 / 1e9,
+                "(%lld GB/s theoretical), L2 %lld MiB, %.1f GiB",
+                p.major, p.minor, sm_mhz, mem_khz / 1e3, bus_bits, onepass::detail::peak_dram_gbps(mem_khz, bus_bits),
                 d.l2_bytes >> 20, p.totalGlobalMem / double(1ull << 30));
   d.details.push_back(line);
   std::snprintf(line, sizeof line, "CCCL %d.%d.%d (CUB in the same binary), onepass %d.%d.%d",
