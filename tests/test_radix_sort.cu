@@ -192,8 +192,8 @@ TYPED_TEST(RadixSortPublic, LargeTilesAtSmallSizes) {
   }
 }
 
-// The tiny, small, medium and plain shapes named as the tuning, around their own tiles and past
-// them: keys alone, 4-byte and 8-byte values.
+// The tiny, small, medium and plain shapes named as the tuning, around their own tiles
+// and past them: keys alone, 4-byte and 8-byte values.
 TYPED_TEST(RadixSortPublic, SmallerShapesNamed) {
   ONEPASS_REQUIRE_GPU();
   using Key = TypeParam;

@@ -164,8 +164,7 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
     static_assert(plan::tuning.plain_sort_max_items >= plan::tuning.medium_sort_max_items,
                   "plain sorts come after the medium ones");
     using plain = ::onepass::tuning::radix_plain_sort_tuning<typename plan::tuning_type>;
-    if (n <= plan::tuning.plain_sort_max_items &&
-        ::onepass::tuning::radix_sorts_plain(plan::tuning, n, peak_dram_gbps()))
+    if (::onepass::tuning::radix_sorts_plain(plan::tuning, n, peak_dram_gbps()))
       return radix_sort_launch<plain>(buffers, n, range, descending, ws, stream, delay);
   }
   constexpr int threads = plan::tuning.onesweep_block_threads;

@@ -277,9 +277,10 @@ struct radix_plain_sort_tuning {
 };
 
 // Whether the public calls sort n items of tuning `t` with its plain shape on a GPU whose
-// peak DRAM bandwidth is dram_gbps (0: not known; then never).
+// peak DRAM bandwidth is dram_gbps (0: not known; then never, as plain_sort_min_dram_gbps
+// is never negative).
 constexpr bool radix_sorts_plain(const radix_sort_tuning& t, long long n, long long dram_gbps) {
-  return n <= t.plain_sort_max_items && dram_gbps > t.plain_sort_min_dram_gbps && dram_gbps > 0;
+  return n <= t.plain_sort_max_items && dram_gbps > t.plain_sort_min_dram_gbps;
 }
 
 template <class Key, class Value>
