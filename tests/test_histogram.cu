@@ -119,7 +119,7 @@ std::vector<long long> sweep_sizes(std::uint64_t seed) {
   constexpr tuning::histogram_tuning t = tuning::default_histogram_tuning::value;
   const long long round = static_cast<long long>(t.block_threads) * t.vectors_per_thread * (16 / sizeof(Sample));
   std::mt19937_64 rng(seed);
-  return capped_sizes({0, 1, 31, 32, 33, 4095, 4096, 4097, 65535, 65537, round - 1, round + 1,
+  return capped_sorted_sizes({0, 1, 31, 32, 33, 4095, 4096, 4097, 65535, 65537, round - 1, round + 1,
                        1 + static_cast<long long>(rng() % 2000000)});
 }
 
@@ -204,7 +204,7 @@ void check_level_cases(const std::vector<level_case<Sample>>& cases, std::uint64
   for (const level_case<Sample>& c : cases) {
     const even_levels<Sample> lv{c.lower, c.upper};
     for (distribution d : all_distributions) {
-      for (long long n : capped_sizes({1, 33, 4097, 65537, 1 + static_cast<long long>(rng() % 300000)})) {
+      for (long long n : capped_sorted_sizes({1, 33, 4097, 65537, 1 + static_cast<long long>(rng() % 300000)})) {
         std::vector<Sample> host = samples_around<Sample>(n, d, c.lower, c.upper, rng());
         mix_in(host, edge_samples<Sample>(c.lower, c.upper), rng());
         const device_samples<Sample> samples(host);
@@ -282,7 +282,7 @@ TEST(HistogramEven, BinCountsAroundTheSharedMemoryLimit) {
   const int most = onepass::detail::shared_bytes_per_block() / 4;  // one 32-bit counter per bin
   const even_levels<std::uint16_t> lv = natural_even_levels<std::uint16_t>();
   for (distribution d : {distribution::uniform, distribution::one_bin})
-    for (long long n : capped_sizes({65537, (1 << 20) + 3})) {
+    for (long long n : capped_sorted_sizes({65537, (1 << 20) + 3})) {
       const auto host = histogram_samples<std::uint16_t>(n, d, lv.lower, lv.upper, 41 + n);
       const device_samples<std::uint16_t> samples(host);
       for (int bins : {most - 1, most, most + 1}) {
@@ -295,7 +295,7 @@ TEST(HistogramEven, BinCountsAroundTheSharedMemoryLimit) {
 // --- counters ----------------------------------------------------------------------------
 TEST(HistogramEven, CountersOfEveryWidth) {
   ONEPASS_REQUIRE_GPU();
-  for (long long n : capped_sizes({33, 65537, (1 << 20) + 1})) {
+  for (long long n : capped_sorted_sizes({33, 65537, (1 << 20) + 1})) {
     for (distribution d : {distribution::uniform, distribution::one_bin}) {
       const auto lv16 = natural_even_levels<std::uint16_t>();
       const auto h16 = histogram_samples<std::uint16_t>(n, d, lv16.lower, lv16.upper, 51 + n);
@@ -329,7 +329,7 @@ void check_unaligned_starts(std::uint64_t seed) {
   const auto all = histogram_samples<Sample>(longest + per_vector, distribution::uniform, lv.lower, lv.upper, seed);
   const device_samples<Sample> samples(all);
   for (int offset = 0; offset < per_vector; ++offset)
-    for (long long n : capped_sizes({1, per_vector - 1, per_vector + 1, 4097, longest})) {
+    for (long long n : capped_sorted_sizes({1, per_vector - 1, per_vector + 1, 4097, longest})) {
       const std::vector<Sample> host(all.begin() + offset, all.begin() + offset + n);
       for (int bins : {256, 4096}) {
         SCOPED_TRACE(describe(distribution::uniform, n, bins, lv) + " offset " + std::to_string(offset));
@@ -427,7 +427,7 @@ void sweep_range(std::uint64_t seed) {
     const double span = std::max((narrower ? 0.7 : 1.25) * width, std::is_floating_point_v<Sample> ? 0.0 : 3.0 * count);
     const auto boundaries = uneven_boundaries<Sample>(count, middle - span / 2, middle + span / 2, rng());
     for (distribution d : all_distributions) {
-      for (long long n : capped_sizes({0, 1, 33, 4097, 65537, 1 + static_cast<long long>(rng() % 300000)})) {
+      for (long long n : capped_sorted_sizes({0, 1, 33, 4097, 65537, 1 + static_cast<long long>(rng() % 300000)})) {
         std::vector<Sample> host = samples_around<Sample>(n, d, boundaries.front(), boundaries.back(), rng());
         mix_in(host, boundary_samples<Sample>(boundaries, rng()), rng(), 8);
         const device_samples<Sample> samples(host);

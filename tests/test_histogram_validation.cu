@@ -10,6 +10,7 @@
 
 #include "onepass/histogram.cuh"
 #include "onepass/ladder/histogram/registry.cuh"
+#include "support/cuda_call_counter.hpp"
 #include "support/histogram_checks.cuh"
 
 namespace onepass::test {
@@ -25,7 +26,10 @@ unsigned* counts_at(std::uintptr_t a) { return fake<unsigned>(a); }
 
 constexpr long long two_to(int k) { return 1ll << k; }
 
-TEST(HistogramValidation, Bins) {
+// No test of this suite makes a CUDA call: the fixture checks (support/cuda_call_counter.hpp).
+using HistogramValidation = no_cuda_calls;
+
+TEST_F(HistogramValidation, Bins) {
   expect_rejected([] { onepass::histogram_even(bytes_at(0x1000), 10, 0, 0, 256, counts_at(0x9000)); }, "bins",
                   "at least 1");
   expect_rejected([] { onepass::histogram_even(bytes_at(0x1000), 10, -4, 0, 256, counts_at(0x9000)); }, "bins",
@@ -41,7 +45,7 @@ TEST(HistogramValidation, Bins) {
                   "at least 2");
 }
 
-TEST(HistogramValidation, EvenLevels) {
+TEST_F(HistogramValidation, EvenLevels) {
   // lower >= upper
   expect_rejected([] { onepass::histogram_even(bytes_at(0x1000), 10, 4, 100, 100, counts_at(0x9000)); }, "upper",
                   "greater than 'lower'");
@@ -80,7 +84,7 @@ TEST(HistogramValidation, EvenLevels) {
   EXPECT_NO_THROW(onepass::detail::make_even_bins<int>(1, std::numeric_limits<long long>::min(), -1));
 }
 
-TEST(HistogramValidation, Boundaries) {
+TEST_F(HistogramValidation, Boundaries) {
   expect_rejected([] { onepass::histogram_range(bytes_at(0x1000), 10, static_cast<const long long*>(nullptr), 5,
                                                 counts_at(0x9000)); },
                   "boundaries", "null");
@@ -108,7 +112,7 @@ TEST(HistogramValidation, Boundaries) {
   EXPECT_NO_THROW(check_boundaries<float>(fine_floats, 4));
 }
 
-TEST(HistogramValidation, Pointers) {
+TEST_F(HistogramValidation, Pointers) {
   expect_rejected([] { onepass::histogram_even(static_cast<const std::uint8_t*>(nullptr), 10, 4, 0, 256,
                                                counts_at(0x9000)); },
                   "samples", "null");
@@ -148,7 +152,7 @@ TEST(HistogramValidation, Pointers) {
                                                              counts_at(0x1000 + 4096)));
 }
 
-TEST(HistogramValidation, CountsAndCounterWidths) {
+TEST_F(HistogramValidation, CountsAndCounterWidths) {
   expect_rejected([] { onepass::histogram_even(bytes_at(0x1000), -1, 4, 0, 256, counts_at(0x9000)); }, "n",
                   "negative");
   const long long b[] = {0, 1, 2};
@@ -171,7 +175,7 @@ TEST(HistogramValidation, CountsAndCounterWidths) {
   EXPECT_NO_THROW(check_histogram_even_args(bytes_at(0x1000), two_to(40), 4, 0ll, 256ll, fake<long long>(far)));
 }
 
-TEST(HistogramValidation, Workspace) {
+TEST_F(HistogramValidation, Workspace) {
   // Even bins: bounded whatever n and the bin count are.
   for (int bins : {1, 256, 65536, 1 << 20, std::numeric_limits<int>::max()})
     for (long long n : {0ll, 1000ll, two_to(40)}) {
@@ -192,7 +196,10 @@ TEST(HistogramValidation, Workspace) {
   expect_rejected([&] { call(workspace{spare + 8, needed}); }, "workspace", "16-byte aligned");
 }
 
-TEST(HistogramRegistry, LadderOrderAndIds) {
+// No test of this suite makes a CUDA call: the fixture checks (support/cuda_call_counter.hpp).
+using HistogramRegistry = no_cuda_calls;
+
+TEST_F(HistogramRegistry, LadderOrderAndIds) {
   std::vector<std::string> ids;
   for (const auto& v : ladder::histogram_variants()) ids.push_back(v.id);
   const std::vector<std::string> expected = {"global_atomic", "block_private", "warp_private", "onepass", "cub"};
@@ -206,7 +213,7 @@ TEST(HistogramRegistry, LadderOrderAndIds) {
 }
 
 // Every variant checks the production call's arguments before anything else.
-TEST(HistogramRegistry, VariantsCheckTheirArguments) {
+TEST_F(HistogramRegistry, VariantsCheckTheirArguments) {
   for (const auto& v : ladder::histogram_registry<std::uint16_t, unsigned>()) {
     SCOPED_TRACE(v.id);
     const auto* samples = fake<const std::uint16_t>(0x1000);

@@ -123,13 +123,8 @@ std::vector<long long> sort_sizes() {
   const long long tile = detail::radix_sort_plan<Key, keys_only>::tile_items;
   const long long small = small_shape<Key>::value.onesweep_tile_items();
   const long long tiny = tiny_shape<Key>::value.onesweep_tile_items();
-  std::vector<long long> sizes;
-  // A filtering loop rather than erase(remove_if): GCC 13 misreports the erase as out of bounds.
-  for (const long long n : {0ll, 1ll, 31ll, 32ll, 33ll, 255ll, 256ll, 257ll, tiny - 1, tiny, tiny + 1, small - 1,
-                            small, small + 1, 3 * small + 7, tile - 1, tile, tile + 1, 3 * tile + 7, 65537ll,
-                            300001ll})
-    if (n <= max_test_items()) sizes.push_back(n);
-  return sizes;
+  return capped_sorted_sizes({0, 1, 31, 32, 33, 255, 256, 257, tiny - 1, tiny, tiny + 1, small - 1, small, small + 1,
+                              3 * small + 7, tile - 1, tile, tile + 1, 3 * tile + 7, 65537, 300001});
 }
 
 template <class Key>

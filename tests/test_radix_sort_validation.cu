@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "onepass/ladder/radix_sort/registry.cuh"
+#include "support/cuda_call_counter.hpp"
 #include "support/test_support.cuh"
 
 namespace onepass::test {
@@ -78,7 +79,11 @@ void for_each_entry(Check&& check) {
   each(0ll, std::uint64_t{});  // (long long: the name type_name knows)
 }
 
-TEST(RadixSortValidation, NullPointers) {
+// No test of this suite enqueues anything (its runtime calls past the host-side checks only
+// ask): the fixture checks (support/cuda_call_counter.hpp).
+using RadixSortValidation = nothing_enqueued;
+
+TEST_F(RadixSortValidation, NullPointers) {
   for_each_entry([](const auto& e, auto a) {
     auto b = a;
     b.keys_in = nullptr;
@@ -98,7 +103,7 @@ TEST(RadixSortValidation, NullPointers) {
 }
 
 // No items: every pointer may be null, no workspace is needed, nothing reaches the runtime.
-TEST(RadixSortValidation, EmptyInputDoesNothing) {
+TEST_F(RadixSortValidation, EmptyInputDoesNothing) {
   for_each_entry([](const auto& e, auto a) {
     a.n = 0;
     a.keys_in = nullptr;
@@ -114,7 +119,7 @@ TEST(RadixSortValidation, EmptyInputDoesNothing) {
   });
 }
 
-TEST(RadixSortValidation, Counts) {
+TEST_F(RadixSortValidation, Counts) {
   for_each_entry([](const auto& e, auto a) {
     a.n = -1;
     expect_rejected([&] { call(e, a); }, "n", "negative (-1)");
@@ -123,7 +128,7 @@ TEST(RadixSortValidation, Counts) {
   });
 }
 
-TEST(RadixSortValidation, BitRange) {
+TEST_F(RadixSortValidation, BitRange) {
   for_each_entry([](const auto& e, auto a) {
     using Key = std::remove_cv_t<std::remove_pointer_t<decltype(a.keys_out)>>;
     const int width = 8 * static_cast<int>(sizeof(Key));
@@ -156,7 +161,7 @@ TEST(RadixSortValidation, BitRange) {
   });
 }
 
-TEST(RadixSortValidation, Misaligned) {
+TEST_F(RadixSortValidation, Misaligned) {
   for_each_entry([](const auto& e, auto a) {
     using Key = std::remove_cv_t<std::remove_pointer_t<decltype(a.keys_out)>>;
     auto b = a;
@@ -179,7 +184,7 @@ TEST(RadixSortValidation, Misaligned) {
 
 // An output equal to its input sorts in place; any other overlap is refused, and so is
 // any overlap between keys and values.
-TEST(RadixSortValidation, Overlaps) {
+TEST_F(RadixSortValidation, Overlaps) {
   for_each_entry([](const auto& e, auto a) {
     using Key = std::remove_cv_t<std::remove_pointer_t<decltype(a.keys_out)>>;
     Key* keys = fake<Key>(0x100000);
@@ -226,7 +231,7 @@ TEST(RadixSortValidation, Overlaps) {
   });
 }
 
-TEST(RadixSortValidation, Workspace) {
+TEST_F(RadixSortValidation, Workspace) {
   for_each_entry([](const auto& e, auto a) {
     std::size_t needed = 0;
     try {
@@ -253,7 +258,7 @@ TEST(RadixSortValidation, Workspace) {
 
 // split_1bit's workspace: a buffer for the keys, one for the values (pairs only), the
 // 64-bit positions, and the scan's workspace.
-TEST(RadixSortValidation, SplitWorkspaceBytes) {
+TEST_F(RadixSortValidation, SplitWorkspaceBytes) {
   using ladder::split_1bit;
   const auto scan = [](long long n) { return onepass::detail::scan_plan<index_t>::workspace_bytes(n); };
   EXPECT_EQ((split_1bit::workspace_bytes<float, keys_only>(0)), 0u);

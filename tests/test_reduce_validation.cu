@@ -3,6 +3,7 @@
 // its input promises hold. No GPU needed: these run in CI.
 #include "onepass/ladder/reduce/registry.cuh"
 #include "onepass/reduce.cuh"
+#include "support/cuda_call_counter.hpp"
 #include "support/test_support.cuh"
 
 namespace onepass::test {
@@ -11,13 +12,16 @@ namespace {
 // Fake device addresses: never dereferenced, because every check below fails first.
 int* fake(std::uintptr_t address) { return reinterpret_cast<int*>(address); }
 
-TEST(ReduceValidation, Counts) {
+// No test of this suite makes a CUDA call: the fixture checks (support/cuda_call_counter.hpp).
+using ReduceValidation = no_cuda_calls;
+
+TEST_F(ReduceValidation, Counts) {
   expect_rejected([] { onepass::reduce(fake(0x1000), -1, fake(0x9000)); }, "n", "negative");
   expect_rejected([] { onepass::reduce_workspace_bytes<int>(-3); }, "n", "negative (-3)");
   expect_rejected([] { onepass::reduce_to_host(fake(0x1000), -1); }, "n", "negative");
 }
 
-TEST(ReduceValidation, Pointers) {
+TEST_F(ReduceValidation, Pointers) {
   expect_rejected([] { onepass::reduce(static_cast<const int*>(nullptr), 10, fake(0x9000)); }, "in", "null");
   // The result is written even for an empty input, so `out` may never be null.
   expect_rejected([] { onepass::reduce(static_cast<const int*>(nullptr), 0, static_cast<int*>(nullptr)); }, "out",
@@ -29,7 +33,7 @@ TEST(ReduceValidation, Pointers) {
   expect_rejected([] { onepass::reduce_to_host(static_cast<const int*>(nullptr), 5); }, "in", "null");
 }
 
-TEST(ReduceValidation, Workspace) {
+TEST_F(ReduceValidation, Workspace) {
   using plan = onepass::detail::reduce_plan<int>;
   // One block's worth needs no workspace; two blocks' worth does, one partial per block.
   const long long small = plan::segment_items * plan::warps * 2 - 1;
@@ -47,7 +51,7 @@ TEST(ReduceValidation, Workspace) {
                   "workspace", "holds 8 bytes");
 }
 
-TEST(ReduceValidation, AtomicRungsRefuseNonCommutativeOperators) {
+TEST_F(ReduceValidation, AtomicRungsRefuseNonCommutativeOperators) {
   const auto* in = reinterpret_cast<const affine*>(0x1000);
   auto* out = reinterpret_cast<affine*>(0x90000);
   for (const auto& v : ladder::reduce_registry<affine, compose>()) {

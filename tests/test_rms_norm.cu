@@ -8,6 +8,7 @@
 #include <random>
 
 #include "onepass/rms_norm.cuh"
+#include "support/cuda_call_counter.hpp"
 #include "support/rms_norm_reference.hpp"
 #include "support/test_support.cuh"
 
@@ -263,7 +264,7 @@ TEST(RmsNormHuge, MoreThan2To31Rows) {
 }
 
 // Host memory is refused after the host-side checks pass, and nothing is written.
-TEST(RmsNormValidation, HostMemoryIsRefused) {
+TEST(RmsNormHostMemory, IsRefusedAndNothingIsWritten) {
   ONEPASS_REQUIRE_GPU();
   std::vector<float> host(64, 1.f);
   device_buffer<float> w(16), y(64);
@@ -284,7 +285,10 @@ const float* in(std::uintptr_t address) { return reinterpret_cast<const float*>(
 float* out(std::uintptr_t address) { return reinterpret_cast<float*>(address); }
 constexpr std::uintptr_t X = 0x100000, W = 0x200000, Y = 0x300000;
 
-TEST(RmsNormValidation, Counts) {
+// The fixture checks that claim: support/cuda_call_counter.hpp.
+using RmsNormValidation = no_cuda_calls;
+
+TEST_F(RmsNormValidation, Counts) {
   expect_rejected([] { onepass::rms_norm(in(X), in(W), out(Y), -1, 16, 1e-6f); }, "rows", "negative");
   expect_rejected([] { onepass::rms_norm(in(X), in(W), out(Y), 4, 0, 1e-6f); }, "width", "is 0");
   expect_rejected([] { onepass::rms_norm(in(X), in(W), out(Y), 4, -3, 1e-6f); }, "width", "negative");
@@ -292,7 +296,7 @@ TEST(RmsNormValidation, Counts) {
   expect_rejected([] { onepass::rms_norm(in(X), in(W), out(Y), 3, (1ll << 62) / 3, 1e-6f); }, "rows", "overflows");
 }
 
-TEST(RmsNormValidation, Eps) {
+TEST_F(RmsNormValidation, Eps) {
   expect_rejected([] { onepass::rms_norm(in(X), in(W), out(Y), 4, 16, -1e-6f); }, "eps", "finite eps >= 0");
   expect_rejected([] { onepass::rms_norm(in(X), in(W), out(Y), 4, 16, std::numeric_limits<float>::quiet_NaN()); },
                   "eps", "finite");
@@ -300,7 +304,7 @@ TEST(RmsNormValidation, Eps) {
                   "eps", "finite");
 }
 
-TEST(RmsNormValidation, NullAndMisalignedPointers) {
+TEST_F(RmsNormValidation, NullAndMisalignedPointers) {
   expect_rejected([] { onepass::rms_norm(in(0), in(W), out(Y), 4, 16, 1e-6f); }, "x", "null");
   expect_rejected([] { onepass::rms_norm(in(X), in(0), out(Y), 4, 16, 1e-6f); }, "weight", "null");
   expect_rejected([] { onepass::rms_norm(in(X), in(W), out(0), 4, 16, 1e-6f); }, "y", "null");
@@ -310,7 +314,7 @@ TEST(RmsNormValidation, NullAndMisalignedPointers) {
   expect_rejected([&] { onepass::rms_norm(bx, bx, by, 4, 16, 1e-6f); }, "y", "aligned");
 }
 
-TEST(RmsNormValidation, Overlap) {
+TEST_F(RmsNormValidation, Overlap) {
   // y == x is in place; y one row further overlaps x partially.
   expect_rejected([] { onepass::rms_norm(in(X), in(W), out(X + 4 * 16), 4, 16, 1e-6f); }, "y", "overlaps 'x'");
   expect_rejected([] { onepass::rms_norm(in(X + 4 * 16), in(W), out(X), 4, 16, 1e-6f); }, "y", "overlaps 'x'");
@@ -319,7 +323,7 @@ TEST(RmsNormValidation, Overlap) {
 }
 
 // Zero rows: nothing happens, not even a CUDA call (so this passes without a GPU too).
-TEST(RmsNormValidation, ZeroRowsDoNothing) {
+TEST_F(RmsNormValidation, ZeroRowsDoNothing) {
   EXPECT_NO_THROW(onepass::rms_norm(in(0), in(0), out(0), 0, 16, 1e-6f));
   EXPECT_NO_THROW(onepass::rms_norm(in(0), in(0), out(0), 0, 0, 1e-6f));
   expect_rejected([] { onepass::rms_norm(in(0), in(0), out(0), 0, 16, -1.f); }, "eps", "finite");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "onepass/ladder/segmented_scan/registry.cuh"
+#include "support/cuda_call_counter.hpp"
 #include "support/segmented_scan_reference.hpp"
 #include "support/test_support.cuh"
 
@@ -29,14 +30,8 @@ std::vector<long long> segmented_test_sizes(std::uint64_t seed) {
   const long long tile = onepass::detail::segmented_scan_plan<T>::tile_items;
   const long long chunk = ladder::detail::warp_head_flags_threads;
   std::mt19937_64 rng(seed);
-  std::vector<long long> sizes = {0,        1,        31,        32,   33,       chunk - 1,
-                                  chunk,    chunk + 1, tile - 1, tile, tile + 1, (1ll << 20) + 1025,
-                                  1 + static_cast<long long>(rng() % 300000)};
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
-              sizes.end());
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  return sizes;
+  return capped_sorted_sizes({0, 1, 31, 32, 33, chunk - 1, chunk, chunk + 1, tile - 1, tile, tile + 1,
+                              (1ll << 20) + 1025, 1 + static_cast<long long>(rng() % 300000)});
 }
 
 ladder::scan_kind to_ladder(kind k) {
@@ -241,7 +236,8 @@ TEST(SegmentedScanLadderRegistry, LadderOrderAndForms) {
 }
 
 // Every refusal below comes before any device memory is looked at, so aligned stand-in
-// pointers do (nothing is enqueued, and no GPU is needed).
+// pointers do (no GPU is needed): no entry makes a CUDA call, but for the CUB peer's
+// workspace query, which enqueues nothing.
 TEST(SegmentedScanLadderRegistry, EntriesRefuseBadArguments) {
   int* in = reinterpret_cast<int*>(std::uintptr_t{1} << 20);
   int* out = in + (1 << 16);
@@ -254,10 +250,13 @@ TEST(SegmentedScanLadderRegistry, EntriesRefuseBadArguments) {
   const auto inc = ladder::scan_kind::inclusive;
   const auto exc = ladder::scan_kind::exclusive;
   constexpr index_t n = 100;
+  (void)gpu_available();  // asks the runtime once, before the counting
   for (const auto& v : ladder::segmented_scan_registry<int, Key, plus>()) {
     SCOPED_TRACE(v.id);
     // The entry's workspace size needs the runtime for the CUB peer only.
-    const bool can_size_workspace = std::string(v.id) != "cub" || gpu_available();
+    const bool is_cub = std::string(v.id) == "cub";
+    const bool can_size_workspace = !is_cub || gpu_available();
+    const std::vector<long long> calls_before = cuda_call_counts();
     if (v.run_flags) {
       SCOPED_TRACE("head flags");
       expect_rejected([&] { v.run_flags(in, flags, -1, out, inc, 0, plus{}, none, nullptr); }, "n", "negative");
@@ -328,20 +327,24 @@ TEST(SegmentedScanLadderRegistry, EntriesRefuseBadArguments) {
                         "workspace", "holds");
       }
     }
+    EXPECT_EQ(cuda_calls_since(calls_before, /*enqueuing_only=*/is_cub), "");
   }
   // warp_head_flags launches one block per 1024 items: past a one-dimensional grid it refuses.
   const auto* whf = ladder::find_segmented_scan<int, Key, plus>("warp_head_flags");
   ASSERT_NE(whf, nullptr);
   const index_t too_many = ladder::warp_head_flags::max_items + 1;
-  expect_rejected([&] { whf->run_flags(in, flags, too_many, out, inc, 0, plus{}, none, nullptr); }, "n",
-                  "at most " + std::to_string(ladder::warp_head_flags::max_items));
+  expect_no_cuda_calls([&] {
+    expect_rejected([&] { whf->run_flags(in, flags, too_many, out, inc, 0, plus{}, none, nullptr); }, "n",
+                    "at most " + std::to_string(ladder::warp_head_flags::max_items));
+  });
 }
 
-// An empty input needs no pointers and no workspace, and enqueues nothing.
+// An empty input needs no pointers and no workspace, and makes no CUDA call at all.
 TEST(SegmentedScanLadderRegistry, EmptyInputIsAccepted) {
   const auto inc = ladder::scan_kind::inclusive;
   for (const auto& v : ladder::segmented_scan_registry<int, Key, plus>()) {
     SCOPED_TRACE(v.id);
+    const std::vector<long long> calls_before = cuda_call_counts();
     EXPECT_EQ(v.workspace_bytes(0), 0u);
     if (v.run_flags) EXPECT_NO_THROW(v.run_flags(nullptr, nullptr, 0, nullptr, inc, 0, plus{}, {}, nullptr));
     if (v.run_offsets) EXPECT_NO_THROW(v.run_offsets(nullptr, 0, nullptr, 0, nullptr, inc, 0, plus{}, {}, nullptr));
@@ -351,6 +354,7 @@ TEST(SegmentedScanLadderRegistry, EmptyInputIsAccepted) {
     if (v.run_begin_end_gaps_copied)
       EXPECT_NO_THROW(
           v.run_begin_end_gaps_copied(nullptr, 0, nullptr, nullptr, 0, nullptr, inc, 0, plus{}, {}, nullptr));
+    EXPECT_EQ(cuda_calls_since(calls_before), "");
   }
 }
 

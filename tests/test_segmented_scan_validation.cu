@@ -13,6 +13,7 @@
 
 #include "onepass/ladder/segmented_scan/registry.cuh"
 #include "onepass/segmented_scan.cuh"
+#include "support/cuda_call_counter.hpp"
 #include "support/segmented_scan_reference.hpp"
 #include "support/test_support.cuh"
 
@@ -24,7 +25,10 @@ int* fake_out() { return reinterpret_cast<int*>(std::uintptr_t{1} << 20); }
 const int* fake_in() { return reinterpret_cast<const int*>(std::uintptr_t{1} << 24); }
 const std::uint8_t* fake_flags() { return reinterpret_cast<const std::uint8_t*>(std::uintptr_t{1} << 28); }
 
-TEST(SegmentedScanValidation, NullPointersNegativeCountsAndOverlaps) {
+// No test of this suite makes a CUDA call: the fixture checks (support/cuda_call_counter.hpp).
+using SegmentedScanValidation = no_cuda_calls;
+
+TEST_F(SegmentedScanValidation, NullPointersNegativeCountsAndOverlaps) {
   const long long n = 1000;
   expect_rejected([&] { segmented_inclusive_scan(fake_in(), fake_flags(), -1, fake_out()); }, "n", "negative");
   expect_rejected([&] { segmented_inclusive_scan<int>(nullptr, fake_flags(), n, fake_out()); }, "in", "null");
@@ -48,13 +52,13 @@ TEST(SegmentedScanValidation, NullPointersNegativeCountsAndOverlaps) {
   expect_rejected([&] { segmented_inclusive_scan(odd, fake_flags(), n, fake_out()); }, "in", "aligned");
 }
 
-TEST(SegmentedScanValidation, TooManyItems) {
+TEST_F(SegmentedScanValidation, TooManyItems) {
   const long long too_many = onepass::detail::segmented_scan_plan<int>::max_items + 1;
   expect_rejected([&] { segmented_inclusive_scan(fake_in(), fake_flags(), too_many, fake_out()); }, "n",
                   "more than");
 }
 
-TEST(SegmentedScanValidation, SegmentOffsetsArguments) {
+TEST_F(SegmentedScanValidation, SegmentOffsetsArguments) {
   const long long n = 1000;
   const long long* off = reinterpret_cast<const long long*>(std::uintptr_t{1} << 30);
   expect_rejected([&] { segmented_inclusive_scan(fake_in(), n, segment_offsets<long long>{off, off, -2}, fake_out()); },
@@ -84,7 +88,7 @@ TEST(SegmentedScanValidation, SegmentOffsetsArguments) {
 
 // Which kernels may leave items of out unwritten: the offsets forms' sources, unless
 // wrapped to copy their gap items.
-TEST(SegmentedScanValidation, GapItemsCopiedSources) {
+TEST_F(SegmentedScanValidation, GapItemsCopiedSources) {
   using onepass::detail::bitmap_heads;
   using onepass::detail::csr_bitmap_heads;
   using onepass::detail::flag_heads;
@@ -117,7 +121,7 @@ struct copied_gaps_scanned_as_gaps {
   }();
 };
 
-TEST(SegmentedScanValidation, GapsMarkedAsHeadsChoice) {
+TEST_F(SegmentedScanValidation, GapsMarkedAsHeadsChoice) {
   using onepass::detail::marks_gaps_as_heads;
   const long long* b = reinterpret_cast<const long long*>(std::uintptr_t{1} << 20);
   const long long* e = reinterpret_cast<const long long*>(std::uintptr_t{1} << 21);
@@ -137,7 +141,7 @@ TEST(SegmentedScanValidation, GapsMarkedAsHeadsChoice) {
 // bytes a piece) fits there at every size where a gap can be listed. The bound itself,
 // against the splits that come closest to it: one gap of all the words, and as many of
 // the shortest gaps of two or three pieces (1025 and 2049 inner words) as fit.
-TEST(SegmentedScanValidation, ListedGapPiecesFitInTheEndsBitmap) {
+TEST_F(SegmentedScanValidation, ListedGapPiecesFitInTheEndsBitmap) {
   using onepass::detail::listed_range_words;
   using onepass::detail::max_listed_pieces;
   using plan = onepass::detail::segmented_scan_plan<int>;
@@ -158,7 +162,7 @@ TEST(SegmentedScanValidation, ListedGapPiecesFitInTheEndsBitmap) {
   }
 }
 
-TEST(SegmentedScanValidation, Workspace) {
+TEST_F(SegmentedScanValidation, Workspace) {
   const long long n = 100000;
   const std::size_t need = segmented_scan_workspace_bytes<int>(n);
   EXPECT_GT(need, 0u);
@@ -184,7 +188,7 @@ TEST(SegmentedScanValidation, Workspace) {
 
 // The pair operator is associative (exhaustively on small random triples, with the
 // non-commutative affine maps as values) and restarts at heads.
-TEST(SegmentedScanValidation, PairOperatorIsAssociative) {
+TEST_F(SegmentedScanValidation, PairOperatorIsAssociative) {
   using pair = onepass::detail::segmented_value<affine>;
   const onepass::detail::segmented_op<compose> seg{compose{}};
   std::mt19937_64 rng(3);
@@ -211,7 +215,7 @@ TEST(SegmentedScanValidation, PairOperatorIsAssociative) {
 // non-commutative affine maps: the descriptors published through segment_descriptor,
 // folded by lookback_window (which the warp lookback's fold matches) with the plain
 // operator, the kind read back as the PREFIX's tag.
-TEST(SegmentedScanValidation, HeadlessAggregatesFoldAsValues) {
+TEST_F(SegmentedScanValidation, HeadlessAggregatesFoldAsValues) {
   using onepass::detail::no_head;
   using onepass::lookback::tile_status;
   using pair = onepass::detail::segmented_value<affine>;
@@ -283,7 +287,7 @@ void check_items_in_gaps(unsigned heads, unsigned gaps) {
         << "N " << N << " heads " << std::hex << heads << " gaps " << gaps << " seed " << seed;
 }
 
-TEST(SegmentedScanValidation, ItemsInGapsMatchesTheItemByItemRule) {
+TEST_F(SegmentedScanValidation, ItemsInGapsMatchesTheItemByItemRule) {
   for (unsigned heads = 0; heads < 256; ++heads)
     for (unsigned gaps = heads;; gaps = (gaps - 1) & heads) {  // every subset of heads
       check_items_in_gaps<8>(heads, gaps);
@@ -303,7 +307,7 @@ TEST(SegmentedScanValidation, ItemsInGapsMatchesTheItemByItemRule) {
   }
 }
 
-TEST(SegmentedScanValidation, ErrorWordKeepsTheFirstBadSegment) {
+TEST_F(SegmentedScanValidation, ErrorWordKeepsTheFirstBadSegment) {
   using onepass::detail::encode_segment_error;
   using onepass::detail::segment_problem;
   // atomicMax keeps the largest word: the lowest segment must win whatever its problem.
@@ -338,7 +342,7 @@ void check_outside_window(std::mt19937_64& rng) {
             N == 32 ? ~0u : (1u << N) - 1u);
 }
 
-TEST(SegmentedScanValidation, OutsideWindowMask) {
+TEST_F(SegmentedScanValidation, OutsideWindowMask) {
   std::mt19937_64 rng(17);
   check_outside_window<1>(rng);
   check_outside_window<16>(rng);
@@ -349,7 +353,7 @@ TEST(SegmentedScanValidation, OutsideWindowMask) {
 // of up to 4 bytes wait in registers for a step (8-byte keys stay one tile per block); the
 // production rows send scan by key through the pipeline at their own minimum of blocks
 // per SM (4-byte values 3, where the flags' 4 spilled the keys; 8-byte values 4).
-TEST(SegmentedScanValidation, ScanByKeyPipelineChoice) {
+TEST_F(SegmentedScanValidation, ScanByKeyPipelineChoice) {
   using onepass::detail::flag_heads;
   using onepass::detail::is_key_heads;
   using onepass::detail::key_heads;
@@ -375,7 +379,7 @@ TEST(SegmentedScanValidation, ScanByKeyPipelineChoice) {
 // When the offsets forms take the pipelined kernel's headless-tile path: heads (one a CSR
 // segment, two a begin/end segment) at least the tuning's distance apart on average;
 // production's distance is 4 pipeline tiles.
-TEST(SegmentedScanValidation, HeadlessTilesChoice) {
+TEST_F(SegmentedScanValidation, HeadlessTilesChoice) {
   using onepass::detail::headless_tiles_pay;
   constexpr long long eight = tuning::default_segmented_scan_tuning<double>::value.pipeline_headless_min_segment_items;
   constexpr long long four = tuning::default_segmented_scan_tuning<int>::value.pipeline_headless_min_segment_items;

@@ -117,16 +117,11 @@ std::vector<long long> select_sizes() {
   const long long unique_tile = plan::smallest_tile_items;
   // tile / 2: where the split tile's register part ends and its shared part begins (4-
   // and 8-byte items).
-  std::vector<long long> sizes = {0,        1,    31,       32,       33,          tile / 2 - 1,      tile / 2 + 1,
-                                  tile - 1, tile, tile + 1, tile + 3, 3 * tile + 5, (1ll << 24) + 5,
-                                  unique_tile - 1, unique_tile + 1, 3 * unique_tile + 5};
   std::mt19937_64 rng(4321 + sizeof(T));
-  for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 300000));
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
-              sizes.end());
-  return sizes;
+  const auto random_size = [&rng] { return 1 + static_cast<long long>(rng() % 300000); };
+  return capped_sorted_sizes({0, 1, 31, 32, 33, tile / 2 - 1, tile / 2 + 1, tile - 1, tile, tile + 1, tile + 3,
+                              3 * tile + 5, (1ll << 24) + 5, unique_tile - 1, unique_tile + 1,
+                              3 * unique_tile + 5, random_size(), random_size(), random_size()});
 }
 constexpr long long big_size = 1ll << 21;  // above this, one case per operation
 

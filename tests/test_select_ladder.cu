@@ -10,6 +10,7 @@
 
 #include "onepass/ladder/select/registry.cuh"
 #include "onepass/select.cuh"
+#include "support/cuda_call_counter.hpp"
 #include "support/select_reference.hpp"
 #include "support/test_support.cuh"
 
@@ -21,14 +22,10 @@ namespace {
 template <class T>
 std::vector<long long> select_test_sizes(std::uint64_t seed) {
   const long long tile = onepass::detail::select_plan<T>::tile_items;
-  std::vector<long long> sizes = {0, 1, 31, 32, 33, tile - 1, tile, tile + 1, (1ll << 22) + 3};
   std::mt19937_64 rng(seed);
-  for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 300000));
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
-              sizes.end());
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  return sizes;
+  const auto random_size = [&rng] { return 1 + static_cast<long long>(rng() % 300000); };
+  return capped_sorted_sizes({0, 1, 31, 32, 33, tile - 1, tile, tile + 1, (1ll << 22) + 3, random_size(),
+                              random_size(), random_size()});
 }
 
 constexpr double select_fractions[] = {0.0, 0.01, 0.5, 0.99, 1.0};
@@ -205,10 +202,8 @@ template <class T>
 void check_index_predicate(std::uint64_t seed) {
   using job = onepass::detail::select_if_job<T, keep_every_third>;
   const long long tile = onepass::detail::select_plan<T>::tile_items;
-  std::vector<long long> sizes = {0, 1, 2, 3, 4, tile - 1, tile, tile + 1, 3 * tile + 2, 100003, (1ll << 22) + 3};
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
-              sizes.end());
-  for (long long n : sizes) {
+  for (long long n : capped_sorted_sizes({0, 1, 2, 3, 4, tile - 1, tile, tile + 1, 3 * tile + 2, 100003,
+                                          (1ll << 22) + 3})) {
     const std::vector<T> host = keep_fraction_values<T>(n, 0.5, seed + static_cast<std::uint64_t>(n));
     const partition_result<T> want = reference_partition(host, keep_every_third{});
     select_buffers<T> b(host);
@@ -270,7 +265,7 @@ TEST(SelectLadderRegistry, LadderOrderAndProperties) {
 }
 
 // The refusals come before any device memory is looked at, so aligned stand-in pointers
-// do (nothing is enqueued).
+// do: not even a CUDA call is made.
 TEST(SelectLadderRegistry, VariantsRefuseWhatTheyCannotDo) {
   using pred = select_less_than<int>;
   int* data = reinterpret_cast<int*>(std::uintptr_t{1} << 20);
@@ -279,6 +274,7 @@ TEST(SelectLadderRegistry, VariantsRefuseWhatTheyCannotDo) {
   const workspace none{};
   for (const auto& v : ladder::select_registry<int, pred>()) {
     SCOPED_TRACE(v.id);
+    const std::vector<long long> calls_before = cuda_call_counts();
     if (!v.in_place) {
       expect_rejected([&] { v.select_if(data, 100, data, count, pred{}, none, nullptr); }, "out", "in place");
       expect_rejected([&] { v.unique(data, 100, data, count, none, nullptr); }, "out", "in place");
@@ -292,12 +288,15 @@ TEST(SelectLadderRegistry, VariantsRefuseWhatTheyCannotDo) {
                     "overlap");
     expect_rejected([&] { v.partition(data, 100, other, other + 10, count, pred{}, none, nullptr); },
                     "out_rejected", "overlap");
+    EXPECT_EQ(cuda_calls_since(calls_before), "");
   }
   // CUB calls its selection functor with the item alone.
   using job = onepass::detail::select_if_job<int, keep_every_third>;
-  expect_rejected(
-      [&] { ladder::run_select<ladder::cub_select>(job{data, {}}, 100, other, nullptr, count, none, nullptr); },
-      "pred", "index");
+  expect_no_cuda_calls([&] {
+    expect_rejected(
+        [&] { ladder::run_select<ladder::cub_select>(job{data, {}}, 100, other, nullptr, count, none, nullptr); },
+        "pred", "index");
+  });
 }
 
 }  // namespace

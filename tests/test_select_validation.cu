@@ -8,6 +8,7 @@
 #include <initializer_list>
 
 #include "onepass/select.cuh"
+#include "support/cuda_call_counter.hpp"
 #include "support/test_support.cuh"
 
 namespace onepass::test {
@@ -98,7 +99,11 @@ void passes_host_checks(F&& f) {
   }
 }
 
-TEST(SelectValidation, NullPointers) {
+// No test of this suite enqueues anything (its runtime calls past the host-side checks only
+// ask): the fixture checks (support/cuda_call_counter.hpp).
+using SelectValidation = nothing_enqueued;
+
+TEST_F(SelectValidation, NullPointers) {
   for_each_call([](op o, style s, args a) {
     args b = a;
     b.in = nullptr;
@@ -118,7 +123,7 @@ TEST(SelectValidation, NullPointers) {
 }
 
 // With no items every range may be null, but the count is always written.
-TEST(SelectValidation, EmptyInputStillNeedsTheCount) {
+TEST_F(SelectValidation, EmptyInputStillNeedsTheCount) {
   for_each_call([](op o, style s, args a) {
     a.n = 0;
     a.in = nullptr;
@@ -135,7 +140,7 @@ TEST(SelectValidation, EmptyInputStillNeedsTheCount) {
                                                      static_cast<int*>(nullptr), fake<index_t>(0x500000)));
 }
 
-TEST(SelectValidation, Counts) {
+TEST_F(SelectValidation, Counts) {
   for_each_call([](op o, style s, args a) {
     a.n = -1;
     expect_rejected([&] { call(o, s, a); }, "n", "negative (-1)");
@@ -163,7 +168,7 @@ TEST(SelectValidation, Counts) {
   }, "n", std::to_string(plan::max_items));
 }
 
-TEST(SelectValidation, Misaligned) {
+TEST_F(SelectValidation, Misaligned) {
   for_each_call([](op o, style s, args a) {
     args b = a;
     b.in = fake<const int>(0x100002);
@@ -199,7 +204,7 @@ TEST(SelectValidation, Misaligned) {
 }
 
 // select_if, select_flagged, unique: out == in is in place; any other overlap is refused.
-TEST(SelectValidation, InPlaceAcceptedPartialOverlapRefused) {
+TEST_F(SelectValidation, InPlaceAcceptedPartialOverlapRefused) {
   for (op o : {op::select_if, op::select_flagged, op::unique}) {
     for (style s : both_styles) {
       SCOPED_TRACE(std::string(op_name(o)) + (s == style::workspace ? ", workspace style" : ", simple style"));
@@ -223,7 +228,7 @@ TEST(SelectValidation, InPlaceAcceptedPartialOverlapRefused) {
 }
 
 // partition: the input and both outputs are three disjoint ranges; equal is overlapping.
-TEST(SelectValidation, PartitionRangesMustNotOverlap) {
+TEST_F(SelectValidation, PartitionRangesMustNotOverlap) {
   for (style s : both_styles) {
     SCOPED_TRACE(s == style::workspace ? "workspace style" : "simple style");
     int* in = fake<int>(0x100000);
@@ -262,7 +267,7 @@ TEST(SelectValidation, PartitionRangesMustNotOverlap) {
   }
 }
 
-TEST(SelectValidation, Workspace) {
+TEST_F(SelectValidation, Workspace) {
   const std::size_t needed = onepass::select_workspace_bytes<int>(items);
   ASSERT_GT(needed, 0u);
   for_each_call([&](op o, style s, args a) {
@@ -323,7 +328,7 @@ void check_workspace_shape() {
   }
 }
 
-TEST(SelectValidation, UniqueTakesItsOwnTileForFourByteItems) {
+TEST_F(SelectValidation, UniqueTakesItsOwnTileForFourByteItems) {
   using plan = onepass::detail::select_plan<unsigned>;
   EXPECT_EQ(plan::tile_items, 128 * 64);
   EXPECT_EQ(plan::smallest_tile_items, 128 * onepass::tuning::select_unique_items_per_thread_4byte);
@@ -336,7 +341,7 @@ TEST(SelectValidation, UniqueTakesItsOwnTileForFourByteItems) {
 // items take the split tile for every call but select_flagged; other sizes and unaligned
 // inputs always run the one-tile kernel. (Where the pipelined agent does not: the next
 // test.) Host-side: the dispatcher's own decision.
-TEST(SelectValidation, KernelChoiceOfTheProductionRows) {
+TEST_F(SelectValidation, KernelChoiceOfTheProductionRows) {
   using onepass::detail::select_flagged_job;
   using onepass::detail::select_if_job;
   using onepass::detail::select_kernel_choice;
@@ -372,7 +377,7 @@ TEST(SelectValidation, KernelChoiceOfTheProductionRows) {
 // Where the pipelined agent runs (agent/select_pipeline.cuh), before the choice above:
 // every call of 4- and 8-byte items but select_flagged, at every size, on 16-byte aligned
 // input and outputs from 2.5 tiles per resident block up; never other item sizes.
-TEST(SelectValidation, PipelineChoiceOfTheProductionRows) {
+TEST_F(SelectValidation, PipelineChoiceOfTheProductionRows) {
   using onepass::detail::select_flagged_job;
   using onepass::detail::select_if_job;
   using onepass::detail::select_kernel_choice;
@@ -407,7 +412,7 @@ TEST(SelectValidation, PipelineChoiceOfTheProductionRows) {
   EXPECT_FALSE(pipelined(select_if_job<pair16, is_odd>{}, true, 100));
 }
 
-TEST(SelectValidation, WorkspaceBytes) {
+TEST_F(SelectValidation, WorkspaceBytes) {
   check_workspace_shape<std::uint8_t>();
   check_workspace_shape<int>();
   check_workspace_shape<double>();
@@ -419,7 +424,7 @@ TEST(SelectValidation, WorkspaceBytes) {
 
 // partition with a null out_rejected and n > 0 is refused like any null range (the
 // dispatch reads a null out_rejected as "a select", so partition must check it itself).
-TEST(SelectValidation, PartitionNullOutRejected) {
+TEST_F(SelectValidation, PartitionNullOutRejected) {
   for (style s : both_styles) {
     SCOPED_TRACE(s == style::workspace ? "workspace style" : "simple style");
     args a;
@@ -434,7 +439,7 @@ TEST(SelectValidation, PartitionNullOutRejected) {
 
 // The conveniences check like the calls they wrap, before allocating their count: with
 // no GPU here, an allocation first would throw cuda_error instead of invalid_argument.
-TEST(SelectValidation, ToHostChecksBeforeAllocating) {
+TEST_F(SelectValidation, ToHostChecksBeforeAllocating) {
   const int* in = fake<const int>(0x100000);
   int* out = fake<int>(0x300000);
   expect_rejected([&] { onepass::select_if_to_host(static_cast<const int*>(nullptr), 10, out, is_odd{}); }, "in",

@@ -3,6 +3,7 @@
 // (host pointers, nothing written) are in test_scan.cu.
 #include "onepass/ladder/scan/registry.cuh"
 #include "onepass/scan.cuh"
+#include "support/cuda_call_counter.hpp"
 #include "support/test_support.cuh"
 
 namespace onepass::test {
@@ -11,35 +12,38 @@ namespace {
 // Fake device addresses: never dereferenced, because every check below fails first.
 int* fake(std::uintptr_t address) { return reinterpret_cast<int*>(address); }
 
-TEST(Validation, NegativeCount) {
+// No test of this suite makes a CUDA call: the fixture checks (support/cuda_call_counter.hpp).
+using Validation = no_cuda_calls;
+
+TEST_F(Validation, NegativeCount) {
   expect_rejected([] { onepass::inclusive_scan(fake(0x1000), -1, fake(0x9000)); }, "n", "negative");
   expect_rejected([] { onepass::scan_workspace_bytes<int>(-5); }, "n", "negative (-5)");
 }
 
-TEST(Validation, NullPointers) {
+TEST_F(Validation, NullPointers) {
   expect_rejected([] { onepass::inclusive_scan(static_cast<const int*>(nullptr), 10, fake(0x9000)); }, "in", "null");
   expect_rejected([] { onepass::exclusive_scan(fake(0x1000), 10, static_cast<int*>(nullptr), 0); }, "out", "null");
   // An empty range may be null, and nothing happens.
   EXPECT_NO_THROW(onepass::inclusive_scan(static_cast<const int*>(nullptr), 0, static_cast<int*>(nullptr)));
 }
 
-TEST(Validation, OverflowingCount) {
+TEST_F(Validation, OverflowingCount) {
   const long long too_many = onepass::detail::scan_plan<int>::max_items + 1;
   expect_rejected([&] { onepass::inclusive_scan(fake(0x1000), too_many, fake(0x9000)); }, "n", "more than");
 }
 
-TEST(Validation, MisalignedForTheElementType) {
+TEST_F(Validation, MisalignedForTheElementType) {
   const auto* in = reinterpret_cast<const double*>(0x1004);
   auto* out = reinterpret_cast<double*>(0x90000);
   expect_rejected([&] { onepass::inclusive_scan(in, 10, out); }, "in", "aligned");
 }
 
-TEST(Validation, PartialOverlapIsRejectedInPlaceIsNot) {
+TEST_F(Validation, PartialOverlapIsRejectedInPlaceIsNot) {
   expect_rejected([] { onepass::inclusive_scan(fake(0x1000), 100, fake(0x1000 + 4 * 50)); }, "out", "overlaps 'in'");
   expect_rejected([] { onepass::inclusive_scan(fake(0x1000 + 4 * 50), 100, fake(0x1000)); }, "out", "overlaps 'in'");
 }
 
-TEST(Validation, Workspace) {
+TEST_F(Validation, Workspace) {
   const long long n = 100000;
   const std::size_t need = onepass::scan_workspace_bytes<int>(n);
   EXPECT_GT(need, 0u);
@@ -54,7 +58,7 @@ TEST(Validation, Workspace) {
   }, "workspace", "16-byte aligned");
 }
 
-TEST(Validation, LadderVariantBeyondItsLimit) {
+TEST_F(Validation, LadderVariantBeyondItsLimit) {
   const auto& hs = onepass::ladder::find_scan<int, onepass::plus>("hillis_steele");
   ASSERT_EQ(hs.max_items, 1024);
   expect_rejected([&] {
@@ -67,7 +71,7 @@ TEST(Validation, LadderVariantBeyondItsLimit) {
   }, "n", "at most 2048");
 }
 
-TEST(Validation, LadderBatchArguments) {
+TEST_F(Validation, LadderBatchArguments) {
   using onepass::ladder::scan_kind;
   const auto& hs = onepass::ladder::find_scan<int, onepass::plus>("hillis_steele");
   ASSERT_NE(hs.run_batch, nullptr);
@@ -110,7 +114,7 @@ struct unlimited_batched : onepass::ladder::needs_no_workspace {
   }
 };
 
-TEST(Validation, LadderBatchCountOverflow) {
+TEST_F(Validation, LadderBatchCountOverflow) {
   static_assert(onepass::ladder::has_batch_v<unlimited_batched>);
   static_assert(onepass::ladder::has_batch_v<onepass::ladder::hillis_steele>);
   static_assert(!onepass::ladder::has_batch_v<onepass::ladder::sequential>);
@@ -121,7 +125,7 @@ TEST(Validation, LadderBatchCountOverflow) {
   }, "batch", "overflows");
 }
 
-TEST(Validation, UnknownVariantId) {
+TEST_F(Validation, UnknownVariantId) {
   expect_rejected([] { onepass::ladder::find_scan<int, onepass::plus>("quantum"); }, "id", "known: sequential");
 }
 

@@ -48,14 +48,6 @@ even_levels<Sample> natural_even_levels() {
   return {static_cast<level>(lower), static_cast<level>(upper)};
 }
 
-// Drops the sizes above ONEPASS_TEST_MAX_N, sorts and deduplicates.
-inline std::vector<long long> capped_sizes(std::vector<long long> sizes) {
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
-              sizes.end());
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  return sizes;
-}
 
 // n samples of distribution d around [lower, upper): drawn from the levels widened by an
 // eighth of their width on each side (clipped to the sample type), so that some fall
@@ -229,7 +221,7 @@ void check_ladder_case(const std::vector<Sample>& host, const device_samples<Sam
 // 0, 1, the warp edges, both sides of 2^12, past 2^16, a random size and 2^22 + 3.
 inline std::vector<long long> ladder_sizes(std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  return capped_sizes({0, 1, 31, 32, 33, 4095, 4097, 65537, 1 + static_cast<long long>(rng() % 1500000), (1ll << 22) + 3});
+  return capped_sorted_sizes({0, 1, 31, 32, 33, 4095, 4097, 65537, 1 + static_cast<long long>(rng() % 1500000), (1ll << 22) + 3});
 }
 
 // Every variant x bin count x distribution x size over the type's natural levels; then
@@ -258,7 +250,7 @@ void check_histogram_ladder(std::uint64_t seed) {
   }
   std::mt19937_64 rng(seed);
   for (distribution d : all_distributions) {
-    for (long long n : capped_sizes({33, 65537, 1 + static_cast<long long>(rng() % 500000)})) {
+    for (long long n : capped_sorted_sizes({33, 65537, 1 + static_cast<long long>(rng() % 500000)})) {
       std::vector<Sample> host = samples_around<Sample>(n, d, narrow.lower, narrow.upper, rng());
       mix_in(host, edge_samples<Sample>(narrow.lower, narrow.upper), rng());
       const device_samples<Sample> samples(host);

@@ -17,16 +17,12 @@ std::vector<long long> reduce_test_sizes() {
   using plan = onepass::detail::reduce_plan<T>;
   const long long segment = plan::segment_items;
   const long long one_block = segment * plan::warps;  // one full segment per warp
-  std::vector<long long> sizes = {0, 1, 31, 32, 33, 255, 256, 257, segment - 1, segment, segment + 1,
-                                  one_block - 1, one_block, one_block + 1, 2 * one_block - 1, 2 * one_block,
-                                  2 * one_block + 1, 37 * one_block + 5, 1024 * 1024 + 1025, (1ll << 24) + 7};
   std::mt19937_64 rng(4321 + sizeof(T));
-  for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 3000000));
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
-              sizes.end());
-  return sizes;
+  const auto random_size = [&rng] { return 1 + static_cast<long long>(rng() % 3000000); };
+  return capped_sorted_sizes({0, 1, 31, 32, 33, 255, 256, 257, segment - 1, segment, segment + 1, one_block - 1,
+                              one_block, one_block + 1, 2 * one_block - 1, 2 * one_block, 2 * one_block + 1,
+                              37 * one_block + 5, 1024 * 1024 + 1025, (1ll << 24) + 7, random_size(),
+                              random_size(), random_size()});
 }
 
 // Items after the result that must keep their poison.

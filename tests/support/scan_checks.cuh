@@ -15,16 +15,11 @@ namespace onepass::test {
 template <class T>
 std::vector<long long> scan_test_sizes() {
   const long long prod_tile = onepass::detail::scan_plan<T>::tile_items;
-  std::vector<long long> sizes = {0, 1, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, 2047, 2048,
-                                  2049, 4095, 4096, 4097, prod_tile - 1, prod_tile, prod_tile + 1,
-                                  3 * prod_tile + 5, 1024 * 1024 + 1025, (1ll << 24) + 7};
   std::mt19937_64 rng(1234 + sizeof(T));
-  for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 300000));
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
-              sizes.end());
-  return sizes;
+  const auto random_size = [&rng] { return 1 + static_cast<long long>(rng() % 300000); };
+  return capped_sorted_sizes({0, 1, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
+                              4097, prod_tile - 1, prod_tile, prod_tile + 1, 3 * prod_tile + 5, 1024 * 1024 + 1025,
+                              (1ll << 24) + 7, random_size(), random_size(), random_size()});
 }
 
 inline ladder::scan_kind to_ladder(kind k) {

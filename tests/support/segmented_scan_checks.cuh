@@ -25,15 +25,10 @@ std::vector<long long> segmented_sizes() {
   // Both agents' tiles: one tile per block, and the pipelined agent's.
   const long long tile = onepass::detail::segmented_scan_plan<T>::tile_items;
   const long long pipe = onepass::detail::segmented_scan_plan<T>::pipeline_tile_items;
-  std::vector<long long> sizes = {0, 1, 31, 32, 33, tile - 1, tile, tile + 1, 5 * tile + 7};
-  for (long long p : {pipe - 1, pipe, pipe + 1, 7 * pipe + 5, (1ll << 24) + 3}) sizes.push_back(p);
   std::mt19937_64 rng(17);
-  for (int i = 0; i < 3; ++i) sizes.push_back(1 + static_cast<long long>(rng() % 200000));
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](long long n) { return n > max_test_items(); }),
-              sizes.end());
-  return sizes;
+  const auto random_size = [&rng] { return 1 + static_cast<long long>(rng() % 200000); };
+  return capped_sorted_sizes({0, 1, 31, 32, 33, tile - 1, tile, tile + 1, 5 * tile + 7, pipe - 1, pipe, pipe + 1,
+                              7 * pipe + 5, (1ll << 24) + 3, random_size(), random_size(), random_size()});
 }
 
 // The big size runs for a few distributions only (time); the rest see every other size.
