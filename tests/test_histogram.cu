@@ -279,7 +279,7 @@ TEST(HistogramEven, LevelsFloat) {
 // Where each block's counters move from shared memory to global memory.
 TEST(HistogramEven, BinCountsAroundTheSharedMemoryLimit) {
   ONEPASS_REQUIRE_GPU();
-  const int most = onepass::detail::shared_bytes_per_block() / 4;  // one 32-bit counter per bin
+  const int most = onepass::detail::max_shared_bytes_per_block() / 4;  // one 32-bit counter per bin
   const even_levels<std::uint16_t> lv = natural_even_levels<std::uint16_t>();
   for (distribution d : {distribution::uniform, distribution::one_bin})
     for (long long n : capped_sorted_sizes({65537, (1 << 20) + 3})) {

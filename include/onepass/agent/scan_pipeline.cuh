@@ -16,26 +16,29 @@
 //      each thread only, with the thread prefixes kept from its reduction, looks back,
 //      publishes its PREFIX, and stores it; while it stores, the first thread of warp 1
 //      claims the next step's C.
-// One block-wide scan a tile, not two: A used to scan its thread totals again, which
-// took 2-4 points of the copy on an H200 (docs/perf/scan.md).
+// One block-wide scan a tile, not two: A used to scan its thread totals again, a block
+// barrier and warp scans between the loads' wait and the lookback on every step
+// (docs/perf/scan.md, "One block-wide scan a tile, not two").
 // So C's loads are in flight during A's lookback, every tile's aggregate is published a
 // step before the tile's own lookback, and the claim's round trip to L2 overlaps the
 // stores instead of opening the next step. Claiming earlier still, during the lookback,
-// gained 2-3 points on an H200 but cost 9 on an H100, where the lookbacks' polls of
-// not-yet-published descriptors went from 0.05 to about 1 a tile: a tile claimed half a
-// step before its loads start publishes its aggregate late whenever its block's lookback
-// runs long, and its successors wait on it (docs/perf/scan.md). The same lesson at full
-// strength: an earlier version published a claimed-ahead tile's aggregate only when it
-// became the current tile, and lookbacks across the GPU waited on each other (40% of
-// copy). With each tile's loads the block also asks L2 to prefetch a tile further ahead
+// gained a little on one sm_90 part but lost badly on another, where the lookbacks' polls
+// found not-yet-published descriptors about once a tile instead of almost never: a tile
+// claimed half a step before its loads start publishes its aggregate late whenever its
+// block's lookback runs long, and its successors wait on it (docs/perf/scan.md, "where the
+// last points go"). The same lesson at full strength: an earlier version published a
+// claimed-ahead tile's aggregate only when it became the current tile, and lookbacks
+// across the GPU waited on each other, a collapse far below the copy's rate. With each
+// tile's loads the block also asks L2 to prefetch a tile further ahead
 // (tuning: l2_prefetch_bytes), so C's loads mostly hit L2: the bytes in flight are no
 // longer capped by what the blocks can hold.
 //
-// What the rest of the gap to the copy on an H200 is: the lookback's descriptor round
-// trip (~0.85 us there) on the block's critical path. The same kernel with no lookback
-// reaches 98.8% of the copy at 2^28 int32; a ninth warp that looked back off the data
-// warps' path, an early snapshot of the descriptors, and TMA bulk loads and stores in
-// place of cp.async and st.global were all slower (docs/perf/scan.md).
+// What the rest of the gap to the copy is, where a gap remains: the lookback's descriptor
+// round trip to L2 on the block's critical path. The same kernel with no lookback runs at
+// about the copy's rate; a ninth warp that looked back off the data warps' path, an early
+// snapshot of the descriptors, and TMA bulk loads and stores in place of cp.async and
+// st.global were all slower (docs/perf/scan.md, "Where a call's time goes beyond the
+// copy's" and the dead ends after it).
 //
 // No deadlock: each block claims tiles in increasing order, so its A < B < C (< the next
 // C, claimed during A's stores). Take the smallest tile m without a published prefix:
@@ -49,9 +52,9 @@
 // ones (consecutive threads, consecutive chunks) are then free of bank conflicts: the
 // eight 16-byte accesses of a quarter-warp fall into eight different 16-byte bank groups
 // for 1, 2, 4 or 8 chunks per thread. An earlier layout padded 16 bytes after every 128
-// instead, equally conflict-free on paper, but it was 3-4 points of the copy slower at
-// 2^26-2^28 and 5-8 at 2^23-2^24 on an H200 (docs/perf/scan.md, "The stage layout"), and a stage
-// took 36 KiB instead of 32.
+// instead, equally conflict-free on paper, but it was slower at every size measured, most
+// at mid sizes (docs/perf/scan.md, "The stage layout"), and a stage took 36 KiB instead of
+// 32.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -83,12 +86,12 @@ struct scan_pipeline_layout {
   // this alignment the permuted layout gained nothing (docs/perf/scan.md).
   static constexpr int base_alignment = 128;
   static constexpr int shared_bytes = stages * stage_bytes + base_alignment - 16;
-  // Blocks per SM that the shared memory allows on sm_90 (227 KiB usable, 1 KiB reserved
-  // per block). Given to __launch_bounds__ so the compiler may use every register those
-  // blocks leave: without it nvcc capped the 256-thread kernel at 64 registers and some
-  // instantiations spilled (about 10% slower; docs/perf/scan.md).
-  static constexpr int resident_by_shared = (227 * 1024) / (shared_bytes + 1024) > 0
-                                                ? (227 * 1024) / (shared_bytes + 1024)
+  // Blocks per SM that the shared memory allows on the architecture compiled for (1 KiB
+  // reserved per block). Given to __launch_bounds__ so the compiler may use every register
+  // those blocks leave: without it nvcc capped the 256-thread kernel at 64 registers and
+  // some instantiations spilled (docs/perf/scan.md).
+  static constexpr int resident_by_shared = arch_max_shared_bytes_per_block / (shared_bytes + 1024) > 0
+                                                ? arch_max_shared_bytes_per_block / (shared_bytes + 1024)
                                                 : 1;
   static_assert(chunks % 8 == 0, "a stage is whole 128-byte rows");
   // Where chunk c of the tile sits in its stage (the permutation above).
@@ -112,8 +115,8 @@ struct scan_pipeline_layout {
   //
   // Full tiles take an unrolled path with no per-chunk bounds code; only a partial last
   // tile takes the loop below it. With the partial chunk handled inside the unrolled loop
-  // (a variable-length byte copy per chunk) the kernel was 3.6 times longer, had a stack
-  // frame, and int64 ran about 1 point of the copy slower on an H200 (docs/perf/scan.md).
+  // (a variable-length byte copy per chunk) the kernel was several times longer, had a
+  // stack frame, and int64 ran slower (docs/perf/scan.md, "The stage layout").
   static __device__ ONEPASS_FORCEINLINE void start_loads(unsigned char* stage, const T* in, index_t tile,
                                                          index_t tiles, index_t n, index_t prefetch_tiles) {
     const index_t total_bytes = n * static_cast<index_t>(sizeof(T));

@@ -3,10 +3,10 @@
 // scan's pipeline (agent/scan_pipeline.cuh) with a select's decisions and writes.
 //
 // Why: the one-tile kernels (agent/select.cuh, agent/select_split.cuh) hold a tile while
-// their lookback waits and load nothing meanwhile. On an H200 the scan's pipeline, with
-// its stores cut to half of each tile as a select with half kept would write them, moved
-// its bytes at 86.7% of the copy where the one-tile select reached 77% (docs/perf/select.md,
-// "The pipelined select").
+// their lookback waits and load nothing meanwhile. The scan's pipeline, with its stores
+// cut to half of each tile as a select with half kept would write them, moved its bytes
+// clearly faster than the one-tile select did (docs/perf/select.md, "The pipelined
+// select").
 //
 // A block works on three tiles at once, one per shared-memory stage, each step:
 //   C: starts the copies of the tile claimed during the last step (cp.async, global ->
@@ -20,7 +20,8 @@
 //      buffer; a partition's rejected ones from the other end), and warp 0 packs after its
 //      lookback; after a second barrier the block stores them (store_packed: 16 bytes a
 //      store). The first thread of warp 1 claims the next C while the block stores.
-//      (Packing during the lookback: 0.7-2.2 points of the copy on every call, H200.)
+//      (Packing during the lookback was faster on every call: docs/perf/select.md,
+//      "Packing during the lookback in the pipelined agent".)
 // So every tile's count is published a step before its own lookback, and C's loads fly
 // during A's lookback and stores. No deadlock, as in the scan's pipeline: each block
 // claims tiles in increasing order (A < B < C < the next C); the smallest tile without a
@@ -29,8 +30,8 @@
 // descriptors below it.
 //
 // The per-item work is kept branch-free: a first version that packed with a branch per
-// item and addressed the stage's permuted chunks ran at 59% of the copy with half kept
-// where this one runs at 81% (H200, docs/perf/select.md).
+// item and addressed the stage's permuted chunks ran far slower than this one
+// (docs/perf/select.md, "The pipelined select").
 //
 // unique needs the item before each tile: thread 0 copies the 16 bytes before the tile
 // with the tile's own copies (inputs are 16-byte aligned, so they are one chunk).
@@ -73,8 +74,10 @@ struct select_pipeline_layout {
   static constexpr int stage_bytes = (packed_bytes + 16 + 127) / 128 * 128;
   static constexpr int base_alignment = loads::base_alignment;
   static constexpr int shared_bytes = stages * stage_bytes + base_alignment - 16;
-  static constexpr int resident_by_shared =
-      (227 * 1024) / (shared_bytes + 1024) > 0 ? (227 * 1024) / (shared_bytes + 1024) : 1;
+  // Blocks per SM that the shared memory allows (as scan_pipeline_layout's).
+  static constexpr int resident_by_shared = arch_max_shared_bytes_per_block / (shared_bytes + 1024) > 0
+                                                ? arch_max_shared_bytes_per_block / (shared_bytes + 1024)
+                                                : 1;
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "the pipelined select moves 4- and 8-byte items");
   static_assert(ItemsPerThread <= 64, "a thread's decisions are one bit an item in a 64-bit mask");
 
@@ -213,9 +216,10 @@ __global__ void __launch_bounds__(
 
     // Pack in place: kept items from the front, a partition's rejected ones from the back.
     // Every bit of the mask is a valid item; a partition's other valid items are rejected.
-    // The two forms below are the fastest measured for each call (H200, docs/perf/select.md):
-    // a select's loop with its count advanced on every item, a partition's with each run's
-    // position advanced only where an item goes (3 points of the copy either way).
+    // The two forms below are the fastest measured for each call (docs/perf/select.md, "The
+    // pipelined select"): a select's loop with its count advanced on every item, a
+    // partition's with each run's position advanced only where an item goes; each form
+    // loses to the other on the other call.
     if constexpr (Partition) {
       unsigned front = static_cast<unsigned>(decided_a.kept_before);
 #pragma unroll

@@ -22,6 +22,8 @@ struct workspace {
 
 namespace detail {
 
+inline std::string bytes_str(std::size_t b) { return std::to_string(b) + " bytes"; }
+
 // An attribute of the current device, asked of the runtime once per device (for the
 // attributes used here, which are never 0).
 template <cudaDeviceAttr Attr>
@@ -44,9 +46,11 @@ inline int device_major() { return device_attribute<cudaDevAttrComputeCapability
 // The current device's number of SMs.
 inline int multiprocessor_count() { return device_attribute<cudaDevAttrMultiProcessorCount>(); }
 
+// The most dynamic shared memory a block may opt into on the current device.
+inline int max_shared_bytes_per_block() { return device_attribute<cudaDevAttrMaxSharedMemoryPerBlockOptin>(); }
+
 // Peak DRAM bandwidth in GB/s from a memory clock (kHz) and bus width (bits): two
-// transfers a clock on every bit. H100 SXM: 2,619,000 kHz x 5120 bits -> 3352 GB/s; H200:
-// 3,201,000 kHz x 6016 bits -> 4814 GB/s.
+// transfers a clock on every bit (HBM3 at 2.619 GHz on a 5120-bit bus: 3352 GB/s).
 constexpr long long peak_dram_gbps(long long memory_clock_khz, long long bus_width_bits) {
   return memory_clock_khz * 2 * (bus_width_bits / 8) / 1000000;
 }
@@ -146,38 +150,58 @@ bool try_launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, st
   return true;
 }
 
-// Lets Kernel launch with `shared_bytes` of dynamic shared memory: above 48 KiB that needs
-// an opt-in, made once per device (a device that cannot give that much fails here, with
-// its CUDA error).
+// Lets Kernel launch with `shared_bytes` of dynamic shared memory on the current device:
+// above 48 KiB that needs an opt-in, made once per device. Returns false, changing
+// nothing, where the device gives a block less than that (its opt-in limit, e.g. 99 KiB on
+// sm_86/sm_89/sm_120 against 227 KiB on sm_90): the callers then take a path that needs
+// less, or report it (require_dynamic_shared).
 template <auto Kernel>
-void allow_dynamic_shared(int shared_bytes) {
-  if (shared_bytes <= 48 * 1024) return;
+bool allow_dynamic_shared(int shared_bytes) {
+  if (shared_bytes <= 48 * 1024) return true;
+  if (shared_bytes > max_shared_bytes_per_block()) return false;
   constexpr int max_devices = 64;
   static std::atomic<bool> done[max_devices] = {};
   int device = 0;
   ONEPASS_CUDA_TRY(cudaGetDevice(&device));
-  if (device < max_devices && done[device].load(std::memory_order_relaxed)) return;
+  if (device < max_devices && done[device].load(std::memory_order_relaxed)) return true;
   ONEPASS_CUDA_TRY(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   if (device < max_devices) done[device].store(true, std::memory_order_relaxed);
+  return true;
+}
+
+// allow_dynamic_shared, for a kernel that has no smaller stand-in: throws cuda_error
+// (cudaErrorNotSupported) naming `what` and both sizes where the device gives too little.
+template <auto Kernel>
+void require_dynamic_shared(int shared_bytes, const char* what) {
+  if (!allow_dynamic_shared<Kernel>(shared_bytes))
+    throw cuda_error(cudaErrorNotSupported, std::string("launching ") + what + " with " +
+                                                bytes_str(static_cast<std::size_t>(shared_bytes)) +
+                                                " of shared memory a block (this GPU allows " +
+                                                bytes_str(static_cast<std::size_t>(max_shared_bytes_per_block())) +
+                                                ")");
 }
 
 // How many blocks of Kernel (with `threads` threads and `shared_bytes` of dynamic shared
-// memory) the current device runs at once: the persistent grid. Asked once per device
-// and kernel; the dynamic shared memory limit is raised then when it passes 48 KiB.
+// memory) the current device runs at once: the persistent grid. 0 where the device cannot
+// run one at all (too little shared memory: see allow_dynamic_shared); callers then take
+// another path. Asked once per device and kernel; the dynamic shared memory limit is
+// raised then when it passes 48 KiB.
 template <auto Kernel>
 int resident_blocks(int threads, int shared_bytes) {
   constexpr int max_devices = 64;
-  static std::atomic<int> known[max_devices] = {};  // 0: not asked yet
+  static std::atomic<int> known[max_devices] = {};  // 0: not asked yet; -1: none fit
   int device = 0;
   ONEPASS_CUDA_TRY(cudaGetDevice(&device));
   if (device < max_devices)
-    if (const int blocks = known[device].load(std::memory_order_relaxed)) return blocks;
-  allow_dynamic_shared<Kernel>(shared_bytes);
-  int per_sm = 0, sms = 0;
-  ONEPASS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, threads, shared_bytes));
-  ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int blocks = per_sm > 0 ? per_sm * sms : 1;
-  if (device < max_devices) known[device].store(blocks, std::memory_order_relaxed);
+    if (const int blocks = known[device].load(std::memory_order_relaxed)) return blocks > 0 ? blocks : 0;
+  int blocks = 0;
+  if (allow_dynamic_shared<Kernel>(shared_bytes)) {
+    int per_sm = 0, sms = 0;
+    ONEPASS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, threads, shared_bytes));
+    ONEPASS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    blocks = per_sm > 0 ? per_sm * sms : 1;
+  }
+  if (device < max_devices) known[device].store(blocks > 0 ? blocks : -1, std::memory_order_relaxed);
   return blocks;
 }
 
@@ -199,8 +223,6 @@ __device__ ONEPASS_FORCEINLINE void allow_dependent_grids() {
 #endif
 }
 #endif
-
-inline std::string bytes_str(std::size_t b) { return std::to_string(b) + " bytes"; }
 
 // Argument checks shared by every device-wide call. All of them run before anything is
 // enqueued, so a call that throws has written nothing.

@@ -85,9 +85,6 @@ std::size_t histogram_workspace_bytes(index_t /*n*/, int /*bins*/, int num_bound
   return num_boundaries > 0 ? boundaries_bytes<Sample>(num_boundaries) : 0;
 }
 
-// The current device's opt-in shared memory per block.
-inline int shared_bytes_per_block() { return device_attribute<cudaDevAttrMaxSharedMemoryPerBlockOptin>(); }
-
 // Blocks of Kernel resident per SM with `shared_bytes` of dynamic shared memory, asked once
 // per device, kernel and size. Raises the kernel's dynamic shared memory limit to the
 // device's maximum the first time.
@@ -100,7 +97,7 @@ int blocks_per_sm_with(int threads, int shared_bytes) {
   std::lock_guard<std::mutex> guard(lock);
   if (const auto it = known.find({device, shared_bytes}); it != known.end()) return it->second;
   ONEPASS_CUDA_TRY(
-      cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes_per_block()));
+      cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, max_shared_bytes_per_block()));
   int per_sm = 0;
   ONEPASS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, threads, shared_bytes));
   known[{device, shared_bytes}] = per_sm;
@@ -110,7 +107,7 @@ int blocks_per_sm_with(int threads, int shared_bytes) {
 template <class Tuning = tuning::default_histogram_tuning>
 histogram_layout histogram_layout_for(int bins) {
   if (bins <= Tuning::value.column_max_bins) return histogram_layout::columns;
-  if ((static_cast<long long>(bins) + 1) * 4 <= shared_bytes_per_block()) return histogram_layout::shared;
+  if ((static_cast<long long>(bins) + 1) * 4 <= max_shared_bytes_per_block()) return histogram_layout::shared;
   return histogram_layout::global;
 }
 

@@ -27,9 +27,11 @@ struct radix_sort_plan {
   static_assert(portion_items <= lookback::count_state<radix_digits>::max_count, "tuning: descriptor counts are 30-bit");
   static constexpr int max_passes = (radix_key<Key>::bits + radix_digit_bits - 1) / radix_digit_bits;
   static constexpr bool with_values = has_values<Value>;
-  // The histogram block's counters (every pass, every copy) within Hopper's 227 KiB of
-  // shared memory a block (the kernel itself checks that copies are a power of two <= 32).
-  static_assert(radix_histogram_shared_bytes<max_passes, tuning.histogram_counter_copies> <= 227 * 1024,
+  // The histogram block's counters (every pass, every copy) within what any GPU gives a
+  // block (the kernel itself checks that copies are a power of two <= 32; the dispatcher
+  // halves them on GPUs that give less).
+  static_assert(radix_histogram_shared_bytes<max_passes, tuning.histogram_counter_copies> <=
+                    largest_max_shared_bytes_per_block,
                 "tuning: the histogram's counters (passes x 256 x copies x 4 bytes) exceed 227 KiB");
 
   static constexpr index_t portions(index_t n) { return (n + portion_items - 1) / portion_items; }
@@ -177,24 +179,39 @@ void radix_sort_launch(const radix_pass_buffers<Key, Value>& buffers, index_t n,
   auto* blocks_done = reinterpret_cast<unsigned*>(base + plan::counts_bytes);
   auto* first_starts = reinterpret_cast<index_t*>(base + plan::zeroed_bytes);  // 256 a pass
   index_t* starts = first_starts + plan::max_passes * radix_digits;          // two sets of 256
+
+  // The histogram: the tuning's counter copies where the GPU gives a block their shared
+  // memory, half as many where it gives less (the 99 KiB of sm_86, sm_89 and sm_120:
+  // two-way bank conflicts where there were none). Both kernels' shared memory is settled
+  // before anything is enqueued.
+  constexpr int hist_threads = plan::tuning.histogram_block_threads;
+  constexpr int copies = plan::tuning.histogram_counter_copies;
+  constexpr int fewer_copies = copies > 1 ? copies / 2 : 1;
+  constexpr int hist_shared = radix_histogram_shared_bytes<plan::max_passes, copies>;
+  constexpr int fewer_hist_shared = radix_histogram_shared_bytes<plan::max_passes, fewer_copies>;
+  constexpr auto hist_kernel = radix_histogram_kernel<Key, hist_threads, plan::max_passes, copies>;
+  constexpr auto fewer_hist_kernel = radix_histogram_kernel<Key, hist_threads, plan::max_passes, fewer_copies>;
+  const bool fewer = hist_shared > max_shared_bytes_per_block();
+  if (fewer) {
+    require_dynamic_shared<fewer_hist_kernel>(fewer_hist_shared, "the radix sort's histogram");
+  } else {
+    require_dynamic_shared<hist_kernel>(hist_shared, "the radix sort's histogram");
+  }
+  constexpr auto kernel = radix_onesweep_kernel<Key, Value, typename plan::tuning_type, Delay>;
+  using onesweep = radix_onesweep_config<Key, Value, typename plan::tuning_type>;
+  require_dynamic_shared<kernel>(onesweep::shared_bytes, "the radix sort's onesweep pass");
+
   ONEPASS_CUDA_TRY(cudaMemsetAsync(hist, 0, plan::zeroed_bytes, stream));
   {
-    constexpr int hist_threads = plan::tuning.histogram_block_threads;
-    constexpr int copies = plan::tuning.histogram_counter_copies;
-    constexpr int hist_shared = radix_histogram_shared_bytes<plan::max_passes, copies>;
-    constexpr auto hist_kernel = radix_histogram_kernel<Key, hist_threads, plan::max_passes, copies>;
-    allow_dynamic_shared<hist_kernel>(hist_shared);
     const index_t first_portion = n < plan::portion_items ? n : plan::portion_items;
     const index_t wanted = (first_portion + hist_threads * 16 - 1) / (hist_threads * 16);
     const index_t most = static_cast<index_t>(multiprocessor_count()) * plan::tuning.histogram_blocks_per_sm;
     const dim3 grid(static_cast<unsigned>(wanted < most ? wanted : most), static_cast<unsigned>(portions));
-    launch(hist_kernel, grid, hist_threads, hist_shared, stream, buffers.keys_in, n, plan::portion_items, range.begin,
-           range.end, descending, hist, blocks_done, first_starts);
+    launch(fewer ? fewer_hist_kernel : hist_kernel, grid, hist_threads, fewer ? fewer_hist_shared : hist_shared,
+           stream, buffers.keys_in, n, plan::portion_items, range.begin, range.end, descending, hist, blocks_done,
+           first_starts);
   }
 
-  constexpr auto kernel = radix_onesweep_kernel<Key, Value, typename plan::tuning_type, Delay>;
-  using onesweep = radix_onesweep_config<Key, Value, typename plan::tuning_type>;
-  allow_dynamic_shared<kernel>(onesweep::shared_bytes);
   const index_t copy_blocks = resident_blocks<kernel>(threads, onesweep::shared_bytes);
   // Thread-block clusters (tuning.onesweep_cluster_blocks) where the GPU has them (sm_90+).
   constexpr int cluster_blocks = plan::tuning.onesweep_cluster_blocks;

@@ -118,11 +118,12 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
                                                  plan::tuning.pipeline_first_lookback_tiles_per_lane>;
     constexpr int shared_bytes = scan_pipeline_layout<T, threads, items>::shared_bytes;
     // With few tiles per resident block the pipeline never fills (a block claims three
-    // tiles up front) and one tile per block is faster (docs/perf/scan.md).
+    // tiles up front) and one tile per block is faster (docs/perf/scan.md). None resident:
+    // an unaligned input, or a GPU that gives a block too little shared memory.
     const index_t resident = aligned ? resident_blocks<kernel>(threads, shared_bytes) : 0;
     const bool fills = static_cast<double>(tiles) >=
                        plan::tuning.pipeline_min_tiles_per_block * static_cast<double>(resident);
-    if (aligned && fills) {
+    if (resident > 0 && fills) {
       const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
       if constexpr (clears) {
         // Refused (fewer SMs than the device reports): one tile per block below, which

@@ -252,7 +252,7 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
       // tiles up front): one tile per block then (as the plain scan).
       const index_t resident = aligned ? resident_blocks<kernel>(pipeline_threads, shared_bytes) : 0;
       const index_t tiles = plan::num_pipeline_tiles(n);
-      if (!aligned || tiles < plan::tuning.pipeline_min_tiles_per_block * resident) return false;
+      if (resident == 0 || tiles < plan::tuning.pipeline_min_tiles_per_block * resident) return false;
       const dim3 persistent(static_cast<unsigned>(tiles < resident ? tiles : resident));
       if constexpr (clears) {
         // The grid fits on the device at once; the kernel clears its own descriptors.
@@ -581,7 +581,7 @@ void segmented_scan_offsets_dispatch(const T* in, index_t n, T* out, const segme
 
 // Simple style: bad offsets throw before anything is written. The marking kernel checks
 // them as it marks, so the call waits for its error word between marking and scanning
-// (one pass over the offsets; before 2026-11-24 a separate checking pass read them first).
+// (one pass over the offsets, not a separate checking pass before the marking).
 template <bool Exclusive, class T, class Offset, class Op>
 void segmented_scan_offsets_allocating(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments,
                                        T init, Op op, cudaStream_t stream) {

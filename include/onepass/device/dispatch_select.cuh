@@ -211,7 +211,7 @@ void select_launch(const Job& job, index_t n, typename Job::value_type* out, typ
         !all_aligned ? 0
         : out_rejected != nullptr ? resident_blocks<partition_kernel_p>(p_threads, layout::shared_bytes)
                                   : resident_blocks<select_kernel_p>(p_threads, layout::shared_bytes);
-    if (choice::pipelined(all_aligned, resident > 0 ? static_cast<double>(p_tiles) / resident : 0.0)) {
+    if (resident > 0 && choice::pipelined(all_aligned, static_cast<double>(p_tiles) / resident)) {
       // The tile counter and this launch's descriptors (unique's one-tile row has smaller
       // tiles than the pipeline's).
       ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::counter_bytes + select_tile_state::bytes(p_tiles), stream));

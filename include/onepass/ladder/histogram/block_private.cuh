@@ -35,7 +35,7 @@ struct block_private : needs_no_workspace_for_bins {
 
   template <class Sample>
   static int max_bins() {
-    return onepass::detail::shared_bytes_per_block() / 4;
+    return onepass::detail::max_shared_bytes_per_block() / 4;
   }
 
   template <class Sample, class Counter>

@@ -41,7 +41,7 @@ struct warp_private : needs_no_workspace_for_bins {
 
   template <class Sample>
   static int max_bins() {
-    return onepass::detail::shared_bytes_per_block() / (4 * (threads / 32));
+    return onepass::detail::max_shared_bytes_per_block() / (4 * (threads / 32));
   }
 
   template <class Sample, class Counter>
