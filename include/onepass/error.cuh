@@ -13,6 +13,9 @@
 
 namespace onepass {
 
+// invalid_argument: a call's argument is wrong. what(): "onepass: argument '<name>'
+// <problem>"; argument(): the name alone. Thrown before the call enqueues anything, except
+// where a call says otherwise (bad segment offsets, found on the device).
 class invalid_argument : public std::invalid_argument {
  public:
   invalid_argument(const std::string& argument, const std::string& problem)
@@ -25,6 +28,8 @@ class invalid_argument : public std::invalid_argument {
   std::string argument_;
 };
 
+// cuda_error: a CUDA runtime call failed. what(): the failed call, the error's name and
+// its description; code(): the cudaError_t.
 class cuda_error : public std::runtime_error {
  public:
   cuda_error(cudaError_t code, const std::string& what_failed)

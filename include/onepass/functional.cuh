@@ -14,6 +14,7 @@
 
 namespace onepass {
 
+// plus: a + b. Commutative.
 struct plus {
   template <class T>
   ONEPASS_HD ONEPASS_FORCEINLINE T operator()(const T& a, const T& b) const {
@@ -21,6 +22,7 @@ struct plus {
   }
 };
 
+// maximum: the larger of a and b (b where a < b, else a). Commutative.
 struct maximum {
   template <class T>
   ONEPASS_HD ONEPASS_FORCEINLINE T operator()(const T& a, const T& b) const {
@@ -28,6 +30,7 @@ struct maximum {
   }
 };
 
+// minimum: the smaller of a and b (b where b < a, else a). Commutative.
 struct minimum {
   template <class T>
   ONEPASS_HD ONEPASS_FORCEINLINE T operator()(const T& a, const T& b) const {
@@ -35,7 +38,7 @@ struct minimum {
   }
 };
 
-// The default equality of onepass::unique: a == b.
+// equal_to: a == b; the default equality of onepass::unique and of the scans by key.
 struct equal_to {
   template <class T>
   ONEPASS_HD ONEPASS_FORCEINLINE bool operator()(const T& a, const T& b) const {
@@ -43,6 +46,7 @@ struct equal_to {
   }
 };
 
+// is_commutative<Op>: false unless specialised (true for plus, maximum and minimum).
 template <class Op>
 struct is_commutative {
   static constexpr bool value = false;

@@ -18,18 +18,25 @@
 
 namespace onepass {
 
+// sort_order: the direction of a sort; stable in both (equal keys keep their input order).
 enum class sort_order { ascending, descending };
 
+// radix_sort_options: how a sort compares its keys. Every sort checks them before anything
+// is enqueued and throws onepass::invalid_argument naming "options.order" (neither
+// ascending nor descending), "options.begin_bit" (outside [0, the key's bits]) or
+// "options.end_bit" (outside [begin_bit, the key's bits], and not -1). begin_bit ==
+// end_bit compares nothing: the order stays as it is.
 struct radix_sort_options {
   sort_order order = sort_order::ascending;
   int begin_bit = 0;  // least significant bit compared
   int end_bit = -1;   // one past the most significant bit compared; -1: the key's width
 };
 
-// Two buffers of n items each, for sorts that ping-pong between them instead of copying
-// the result back: the sort reads current(), and on return `selector` names the buffer
-// that holds the sorted items (both buffers' contents are overwritten). As CUB's
-// DoubleBuffer.
+// double_buffer: two buffers of n items each, for sorts that ping-pong between them
+// instead of copying the result back: the sort reads current(), and on return `selector`
+// names the buffer that holds the sorted items (both buffers' contents are overwritten).
+// As CUB's DoubleBuffer. The sorts check that selector is 0 or 1 and that the buffers are
+// distinct and do not overlap.
 template <class T>
 struct double_buffer {
   T* buffers[2] = {nullptr, nullptr};

@@ -2,25 +2,42 @@
 //
 //   onepass::inclusive_scan(in, n, out[, op][, stream])          out[i] = in[0] op ... op in[i]
 //   onepass::exclusive_scan(in, n, out, init[, op][, stream])    out[i] = init op in[0] op ... op in[i-1]
+//   and their workspace overloads (..., op, ws, stream), sized by scan_workspace_bytes<T>(n).
 //
-// op: any associative functor callable on the device (need not be commutative);
-//     onepass::plus by default, onepass::maximum / minimum, or your own.
-// T:  int32, uint32, int64, uint64, float, double, or any trivially copyable type that op
-//     understands.
-// n:  64-bit; 0 is allowed (nothing happens). in == out (in place) is allowed; any other
-//     overlap is an error. Pointers: device or managed memory, aligned to T.
-//
-// Two call styles:
-//   simple:    allocates its scratch with cudaMallocAsync on `stream` and frees it the same
-//              way. Asynchronous; never synchronises.
-//   workspace: scan_workspace_bytes<T>(n) first, then pass a `onepass::workspace` of at
-//              least that many bytes (16-byte aligned). Never allocates or synchronises;
-//              safe inside CUDA-graph capture. The workspace may be reused by the next call
-//              on the same stream.
-// Errors: onepass::invalid_argument (naming the argument) before anything is enqueued;
-//         onepass::cuda_error when the runtime reports a failure.
-// Float results are not bitwise reproducible between runs (the lookback may fold tile
-// aggregates in different groupings); the deterministic scan is a separate option.
+// Contract of every call in this file:
+//   Parameters:   op: any associative functor callable on the device (need not be
+//                 commutative); onepass::plus by default, onepass::maximum / minimum, or
+//                 your own. T: int32, uint32, int64, uint64, float, double, or any
+//                 trivially copyable type that op understands. n: 64-bit; 0 is allowed
+//                 (nothing is written); more than 2^31 - 1 tiles' worth is refused. in,
+//                 out: n items each, device or managed memory, aligned to T; in == out (in
+//                 place) is allowed, any other overlap is refused. stream: the stream the
+//                 work is ordered on (default: the legacy default stream).
+//   Errors:       onepass::invalid_argument names the argument and is thrown before
+//                 anything is enqueued (nothing written, nothing allocated): "n"
+//                 (negative, or too large), "in" / "out" (null while n > 0, not aligned to
+//                 T, or host memory), "out" (partly overlapping in), "workspace" (below).
+//                 onepass::cuda_error when a CUDA runtime call fails (an allocation, a
+//                 launch, a sticky error left by earlier work); work enqueued before the
+//                 failure is not undone.
+//   Determinism:  integer results are exact. Float results carry no run-to-run promise:
+//                 the lookback folds tile aggregates in groupings that depend on timing,
+//                 so the bits may differ between runs (and from a sequential fold).
+//   Stream order: the work is enqueued on `stream` and the call returns without waiting
+//                 for it; no host synchronisation. out is ready once the stream has run
+//                 it; in must stay unchanged until then.
+//   Call styles:  simple: allocates its scratch with cudaMallocAsync on `stream` and frees
+//                 it the same way. workspace: never allocates; safe inside CUDA-graph
+//                 capture.
+//   Workspace:    ws = {data, bytes} with bytes >= scan_workspace_bytes<T>(n), a size that
+//                 depends on T and n only, not on the GPU (0 for n == 0: then any ws, even
+//                 {nullptr, 0}, is accepted). Checked: data not null, bytes large enough,
+//                 data 16-byte aligned; each failure throws invalid_argument("workspace").
+//                 It must be device memory (not checked). Its contents on entry do not
+//                 matter (the call clears what it uses) and are not preserved. The enqueued
+//                 work uses it until it completes: a later call may reuse it once ordered
+//                 after this one (the next call on the same stream, for instance), but two
+//                 calls that may run at the same time must not share one.
 #pragma once
 
 #include "onepass/device/dispatch_scan.cuh"
@@ -28,7 +45,9 @@
 
 namespace onepass {
 
-// Bytes of workspace an inclusive or exclusive scan of n items of T needs (0 for n == 0).
+// scan_workspace_bytes: the bytes of workspace an inclusive or exclusive scan of n items
+// of T needs (0 for n == 0). Throws invalid_argument("n") for a negative n. Host only; no
+// CUDA call.
 template <class T>
 std::size_t scan_workspace_bytes(index_t n) {
   detail::check_count(n);
@@ -36,11 +55,23 @@ std::size_t scan_workspace_bytes(index_t n) {
 }
 
 // --- workspace style ---
+// inclusive_scan: out[i] = in[0] op ... op in[i] for every i in [0, n).
+//   in, n, out, op, stream: see the contract above. ws: this overload's workspace.
+//   Throws: invalid_argument naming "n", "in", "out" or "workspace"; cuda_error.
+//   Floats: no run-to-run promise. Stream-ordered, no host synchronisation; workspace
+//   contract above.
 template <class T, class Op>
 void inclusive_scan(const T* in, index_t n, T* out, Op op, workspace ws, cudaStream_t stream) {
   detail::scan_dispatch<false>(in, n, out, T{}, op, ws, stream);
 }
 
+// exclusive_scan: out[i] = init op in[0] op ... op in[i - 1] for every i in [0, n)
+// (out[0] = init).
+//   init: the first operand of every output; in, n, out, op, stream: see the contract above.
+//   ws: this overload's workspace.
+//   Throws: invalid_argument naming "n", "in", "out" or "workspace"; cuda_error.
+//   Floats: no run-to-run promise. Stream-ordered, no host synchronisation; workspace
+//   contract above.
 template <class T, class Op>
 void exclusive_scan(const T* in, index_t n, T* out, T init, Op op, workspace ws,
                     cudaStream_t stream) {
@@ -48,11 +79,17 @@ void exclusive_scan(const T* in, index_t n, T* out, T init, Op op, workspace ws,
 }
 
 // --- simple style ---
+// inclusive_scan, simple style: as above, with op defaulting to onepass::plus and stream
+// to the legacy default stream; scratch from cudaMallocAsync on `stream`. Throws:
+// invalid_argument naming "n", "in" or "out"; cuda_error.
 template <class T, class Op = plus>
 void inclusive_scan(const T* in, index_t n, T* out, Op op = {}, cudaStream_t stream = nullptr) {
   detail::scan_allocating<false>(in, n, out, T{}, op, stream);
 }
 
+// exclusive_scan, simple style: as above, with op defaulting to onepass::plus and stream
+// to the legacy default stream; scratch from cudaMallocAsync on `stream`. Throws:
+// invalid_argument naming "n", "in" or "out"; cuda_error.
 template <class T, class Op = plus>
 void exclusive_scan(const T* in, index_t n, T* out, T init, Op op = {},
                     cudaStream_t stream = nullptr) {

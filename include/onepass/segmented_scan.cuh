@@ -15,44 +15,69 @@
 //       their input value (in place, the same result). Copying writes every 32-byte
 //       sector of out whole, never part of one, and an inclusive scan then treats each
 //       gap item as a one-item segment (whose inclusive scan is its input), so it runs
-//       the code for arrays without gaps: on an H200 (onepass-bench, % of the plain
-//       int32 scan) 88-96% with gaps copied against 75-94% with gaps left untouched, and
-//       faster on every distribution but uniform 1-1000 lengths, whose long gaps the
-//       untouched form does not write (94% there). Exclusive scans copy gap items with
-//       the gaps' own code (int32 1.07-1.12x faster than untouched on short segments,
-//       8-byte values 0.79x on one long trimmed segment). See docs/perf/segmented_scan.md,
-//       "Gap items copied from the input" and "Copied gap items as one-item segments".
+//       the code for arrays without gaps; exclusive scans copy gap items with the gaps'
+//       own code. Which is faster depends on the gaps (docs/perf/segmented_scan.md, "Gap
+//       items copied from the input" and "Copied gap items as one-item segments").
 //   keys:        inclusive_scan_by_key(keys, in, n, out[, op[, eq]][, stream])
 //                exclusive_scan_by_key(keys, in, n, out, init[, op[, eq]][, stream])
 //       each run of consecutive equal keys (eq, default onepass::equal_to) is a segment.
 //       A NaN key equals nothing, so each NaN is a segment of its own under equal_to.
+//   Each also has a workspace overload (..., op[, eq], ws, stream), sized by
+//   segmented_scan_workspace_bytes.
 //
 // Within each segment, inclusive: out[i] = in[b] op ... op in[i] (b the segment's first
 // item); exclusive: out[i] = init op in[b] op ... op in[i - 1], so out[b] = init.
-// op: any associative functor callable on the device (need not be commutative);
-//     onepass::plus by default. T: int32, uint32, int64, uint64, float, double, or any
-//     trivially copyable type op understands.
-// n: 64-bit; 0 does nothing. in == out (in place) is allowed; any other overlap of in and
-//    out is an error, and head_flags / keys must not overlap out.
 // One pass over the data whatever the segment lengths: a million one-item segments and
 // one segment of the whole array run the same single kernel (agent/segmented_scan.cuh).
 //
-// Two call styles, as for scan:
-//   simple:    allocates its scratch with cudaMallocAsync on `stream` and frees it the same
-//              way. Asynchronous, except the offsets form: it first checks the offsets on
-//              the device and waits for that check, so that bad offsets throw
-//              onepass::invalid_argument (naming the segment and the offsets) before
-//              anything is written.
-//   workspace: segmented_scan_workspace_bytes<T>(n) first (flags and keys), or
-//              segmented_scan_workspace_bytes<T>(n, segments) (offsets), then pass a
-//              onepass::workspace of at least that many bytes (16-byte aligned). Never
-//              allocates or synchronises; safe inside CUDA-graph capture. The offsets are
-//              checked on the device: if any is bad, nothing is written to out. Call
-//              check_segment_offsets (which waits) where offsets may be bad.
-// Errors: onepass::invalid_argument (naming the argument) before anything is enqueued;
-//         onepass::cuda_error when the runtime reports a failure.
-// Float results are not bitwise reproducible between runs (the lookback may combine tile
-// values in different groupings), as for scan.
+// Contract of every call in this file:
+//   Parameters:   op: any associative functor callable on the device (need not be
+//                 commutative); onepass::plus by default. T: int32, uint32, int64, uint64,
+//                 float, double, or any trivially copyable type op understands. n: 64-bit;
+//                 0 does nothing; more than 2^31 - 1 tiles' worth is refused. in, out: n
+//                 items each, device or managed memory, aligned to T; in == out (in place)
+//                 is allowed, any other overlap of in and out is an error, and head_flags /
+//                 keys must not overlap out. head_flags, keys, segments.begin / end: device
+//                 or managed memory, aligned to their types. stream: the stream the work is
+//                 ordered on (the simple style defaults to the legacy default stream).
+//   Errors:       onepass::invalid_argument names the argument and is thrown before
+//                 anything is enqueued (nothing written, nothing allocated): "n" (negative,
+//                 or too large), "in" / "out" / "head_flags" / "keys" (null while n > 0,
+//                 not aligned, host memory, or an overlap the call refuses),
+//                 "segments.count" (negative), "segments.begin" / "segments.end" (null
+//                 while count > 0, not aligned, host memory), "segments.gaps" (not a
+//                 gap_items value), "workspace" (below). Bad offsets' values (outside
+//                 [0, n], end before begin, out of order) are found on the device: the
+//                 simple style and check_segment_offsets then throw invalid_argument
+//                 naming "segments.begin" or "segments.end" and the segment, after
+//                 waiting for that check; the workspace style writes nothing to out and
+//                 reports nothing. onepass::cuda_error when a CUDA runtime call fails (an
+//                 allocation, a launch, a sticky error left by earlier work); work
+//                 enqueued before the failure is not undone.
+//   Determinism:  integer results are exact. Float results carry no run-to-run promise:
+//                 the lookback combines tile values in groupings that depend on timing,
+//                 as for scan.
+//   Stream order: the work is enqueued on `stream` and the call returns without waiting
+//                 for it; out is ready once the stream has run it, and the inputs must
+//                 stay unchanged until then. No host synchronisation, except in the
+//                 offsets form's simple style with segments.count > 0 (it waits for the
+//                 device's check of the offsets, between marking and scanning, so that
+//                 bad offsets throw before anything is written to out) and in
+//                 check_segment_offsets.
+//   Call styles:  simple: allocates its scratch with cudaMallocAsync on `stream` and frees
+//                 it the same way. workspace: never allocates or synchronises; safe
+//                 inside CUDA-graph capture.
+//   Workspace:    ws = {data, bytes} with bytes >= segmented_scan_workspace_bytes<T>(n)
+//                 (head flags, keys) or segmented_scan_workspace_bytes<T>(n, segments)
+//                 (offsets), sizes that depend on T and n only, not on the segments or
+//                 the GPU (0 for n == 0: then any ws, even {nullptr, 0}, is accepted).
+//                 Checked: data not null, bytes large enough, data 16-byte aligned; each
+//                 failure throws invalid_argument("workspace"). It must be device memory
+//                 (not checked). Its contents on entry do not matter (the call clears what
+//                 it uses) and are not preserved. The enqueued work uses it until it
+//                 completes: a later call may reuse it once ordered after this one (the
+//                 next call on the same stream, for instance), but two calls that may run
+//                 at the same time must not share one.
 #pragma once
 
 #include "onepass/device/dispatch_segmented_scan.cuh"
@@ -60,38 +85,67 @@
 
 namespace onepass {
 
-// Bytes of workspace a head-flag segmented scan or a scan by key of n items of T needs.
+// segmented_scan_workspace_bytes<T>(n): the bytes of workspace a head-flag segmented scan
+// or a scan by key of n items of T needs (0 for n == 0). Throws invalid_argument("n") for
+// a negative n. Host only; no CUDA call.
 template <class T>
 std::size_t segmented_scan_workspace_bytes(index_t n) {
   detail::check_count(n);
   return detail::segmented_scan_plan<T>::workspace_bytes(n);
 }
 
-// Bytes of workspace the offsets form needs (the segments do not change it).
+// segmented_scan_workspace_bytes<T>(n, segments): the bytes of workspace the offsets form
+// needs (0 for n == 0; the segments do not change it). Throws invalid_argument("n") for a
+// negative n. Host only; no CUDA call.
 template <class T, class Offset>
 std::size_t segmented_scan_workspace_bytes(index_t n, const segment_offsets<Offset>& /*segments*/) {
   detail::check_count(n);
   return detail::segmented_scan_plan<T>::offsets_workspace_bytes(n);
 }
 
-// Checks the segments against n on the device and waits for the answer: throws
-// onepass::invalid_argument naming the first bad segment and what is wrong with it.
+// check_segment_offsets: checks the segments against n on the device and waits for the
+// answer (it synchronises `stream`).
+//   segments: as for the offsets form. n: the item count the segments index. stream: where
+//   the check runs (default: the legacy default stream); scratch from cudaMallocAsync on
+//   it, freed the same way.
+//   Throws: invalid_argument naming "n", "segments.count", "segments.begin",
+//   "segments.end" or "segments.gaps" for bad arguments, and "segments.begin" or
+//   "segments.end" with the first bad segment and what is wrong with it; cuda_error.
 template <class Offset>
 void check_segment_offsets(const segment_offsets<Offset>& segments, index_t n, cudaStream_t stream = nullptr) {
   detail::check_segment_offsets_sync(segments, n, stream);
 }
 
 // --- head flags -------------------------------------------------------------------------
+// segmented_inclusive_scan (head flags): out[i] = in[b] op ... op in[i], b the start of
+// item i's segment; head_flags[i] converting to true starts a segment at i.
+//   head_flags: n Flags. in, n, out, op, stream: see the contract above. ws: this
+//   overload's workspace (segmented_scan_workspace_bytes<T>(n)).
+//   Throws: invalid_argument naming "n", "in", "out", "head_flags" or "workspace";
+//   cuda_error.
+//   Floats: no run-to-run promise. Stream-ordered, no host synchronisation; workspace
+//   contract above.
 template <class T, class Flag, class Op>
 void segmented_inclusive_scan(const T* in, const Flag* head_flags, index_t n, T* out, Op op, workspace ws,
                               cudaStream_t stream) {
   detail::segmented_scan_dispatch<false>(in, n, out, detail::flag_heads<Flag>{head_flags}, T{}, op, ws, stream);
 }
+// segmented_exclusive_scan (head flags): out[i] = init op in[b] op ... op in[i - 1], so
+// out[b] = init at each segment's start b.
+//   init: the first operand of every output. head_flags, in, n, out, op, stream, ws: as
+//   for segmented_inclusive_scan above.
+//   Throws: invalid_argument naming "n", "in", "out", "head_flags" or "workspace";
+//   cuda_error.
+//   Floats: no run-to-run promise. Stream-ordered, no host synchronisation; workspace
+//   contract above.
 template <class T, class Flag, class Op>
 void segmented_exclusive_scan(const T* in, const Flag* head_flags, index_t n, T* out, T init, Op op, workspace ws,
                               cudaStream_t stream) {
   detail::segmented_scan_dispatch<true>(in, n, out, detail::flag_heads<Flag>{head_flags}, init, op, ws, stream);
 }
+// The simple style of both head-flag scans: as above, without ws; op defaults to
+// onepass::plus, stream to the legacy default stream; scratch from cudaMallocAsync on
+// `stream`, freed the same way. Throws as above, without "workspace".
 template <class T, class Flag, class Op = plus>
 void segmented_inclusive_scan(const T* in, const Flag* head_flags, index_t n, T* out, Op op = {},
                               cudaStream_t stream = nullptr) {
@@ -104,16 +158,41 @@ void segmented_exclusive_scan(const T* in, const Flag* head_flags, index_t n, T*
 }
 
 // --- segment offsets --------------------------------------------------------------------
+// segmented_inclusive_scan (offsets): within each segment [segments.begin[s],
+// segments.end[s]), out[i] = in[begin] op ... op in[i]; items in no segment are left
+// alone or copied, as segments.gaps says.
+//   segments: see segment_offsets (onepass/device/dispatch_segmented_scan.cuh); its
+//   offsets are checked on the device, and if any is bad nothing is written to out and
+//   nothing is reported: call check_segment_offsets (which waits) where they may be bad.
+//   in, n, out, op, stream: see the contract above. ws: this overload's workspace
+//   (segmented_scan_workspace_bytes<T>(n, segments)).
+//   Throws: invalid_argument naming "n", "in", "out", "segments.count",
+//   "segments.begin", "segments.end", "segments.gaps" or "workspace"; cuda_error.
+//   Floats: no run-to-run promise. Stream-ordered, no host synchronisation; workspace
+//   contract above.
 template <class T, class Offset, class Op>
 void segmented_inclusive_scan(const T* in, index_t n, const segment_offsets<Offset>& segments, T* out, Op op,
                               workspace ws, cudaStream_t stream) {
   detail::segmented_scan_offsets_dispatch<false>(in, n, out, segments, T{}, op, ws, stream);
 }
+// segmented_exclusive_scan (offsets): within each segment, out[i] = init op in[begin] op
+// ... op in[i - 1] (out[begin] = init); items in no segment as segments.gaps says.
+//   init: the first operand of every output. segments, in, n, out, op, stream, ws: as for
+//   segmented_inclusive_scan (offsets) above.
+//   Throws: as segmented_inclusive_scan (offsets) above.
+//   Floats: no run-to-run promise. Stream-ordered, no host synchronisation; workspace
+//   contract above.
 template <class T, class Offset, class Op>
 void segmented_exclusive_scan(const T* in, index_t n, const segment_offsets<Offset>& segments, T* out, T init, Op op,
                               workspace ws, cudaStream_t stream) {
   detail::segmented_scan_offsets_dispatch<true>(in, n, out, segments, init, op, ws, stream);
 }
+// The simple style of both offset scans: as above, without ws; op defaults to
+// onepass::plus, stream to the legacy default stream; scratch from cudaMallocAsync on
+// `stream`, freed the same way. With segments.count > 0 it synchronises: it waits for the
+// device's check of the offsets before scanning, and throws invalid_argument naming
+// "segments.begin" or "segments.end" and the first bad segment, with nothing written to
+// out. Otherwise throws as above, without "workspace".
 template <class T, class Offset, class Op = plus>
 void segmented_inclusive_scan(const T* in, index_t n, const segment_offsets<Offset>& segments, T* out, Op op = {},
                               cudaStream_t stream = nullptr) {
@@ -126,16 +205,36 @@ void segmented_exclusive_scan(const T* in, index_t n, const segment_offsets<Offs
 }
 
 // --- scan by key ------------------------------------------------------------------------
+// inclusive_scan_by_key: each run of consecutive keys equal under eq is a segment; within
+// it, out[i] = in[b] op ... op in[i].
+//   keys: n Keys, device or managed memory, not overlapping out. eq: eq(a, b) callable on
+//   the device (onepass::equal_to by default in the simple style; a NaN key equals
+//   nothing under it). in, n, out, op, stream: see the contract above. ws: this
+//   overload's workspace (segmented_scan_workspace_bytes<T>(n)).
+//   Throws: invalid_argument naming "n", "in", "out", "keys" or "workspace"; cuda_error.
+//   Floats: no run-to-run promise. Stream-ordered, no host synchronisation; workspace
+//   contract above.
 template <class Key, class T, class Op, class Eq>
 void inclusive_scan_by_key(const Key* keys, const T* in, index_t n, T* out, Op op, Eq eq, workspace ws,
                            cudaStream_t stream) {
   detail::segmented_scan_dispatch<false>(in, n, out, detail::key_heads<Key, Eq>{keys, eq}, T{}, op, ws, stream);
 }
+// exclusive_scan_by_key: as inclusive_scan_by_key, with out[i] = init op in[b] op ... op
+// in[i - 1] (out[b] = init at each segment's start).
+//   init: the first operand of every output. keys, eq, in, n, out, op, stream, ws: as for
+//   inclusive_scan_by_key above.
+//   Throws: invalid_argument naming "n", "in", "out", "keys" or "workspace"; cuda_error.
+//   Floats: no run-to-run promise. Stream-ordered, no host synchronisation; workspace
+//   contract above.
 template <class Key, class T, class Op, class Eq>
 void exclusive_scan_by_key(const Key* keys, const T* in, index_t n, T* out, T init, Op op, Eq eq, workspace ws,
                            cudaStream_t stream) {
   detail::segmented_scan_dispatch<true>(in, n, out, detail::key_heads<Key, Eq>{keys, eq}, init, op, ws, stream);
 }
+// The simple style of both scans by key: as above, without ws; op defaults to
+// onepass::plus, eq to onepass::equal_to, stream to the legacy default stream; scratch
+// from cudaMallocAsync on `stream`, freed the same way. Throws as above, without
+// "workspace".
 template <class Key, class T, class Op = plus, class Eq = equal_to>
 void inclusive_scan_by_key(const Key* keys, const T* in, index_t n, T* out, Op op = {}, Eq eq = {},
                            cudaStream_t stream = nullptr) {

@@ -97,8 +97,8 @@ __device__ ONEPASS_FORCEINLINE unsigned key_digit(Key key, int shift, int bits, 
 // count (hist zeroed beforehand). Grid: (blocks per portion, portions) to spread the
 // work; each block strides over its portion. Each thread keeps Unroll 16-byte loads in
 // flight (4 or 2 keys each) when the portion starts 16-byte aligned: with 4-byte loads
-// the kernel ran at half the read bandwidth, held back by too few bytes in flight per
-// SM (48 us for 2^24 keys against CUB's 38, docs/perf/radix_sort.md). Unaligned inputs
+// the kernel ran at a fraction of the read bandwidth, held back by too few bytes in flight
+// per SM, and behind CUB's (docs/perf/radix_sort.md, "Second round"). Unaligned inputs
 // and the tail go one key per load.
 // Plain shared-memory atomics: testing each warp for a shared digit first
 // (__match_all_sync, so that constant inputs add 32 at once) made the kernel twice as slow
@@ -107,8 +107,9 @@ __device__ ONEPASS_FORCEINLINE unsigned key_digit(Key key, int shift, int bits, 
 // Copies: each digit's counter exists Copies times, interleaved, and lane l adds to copy
 // l % Copies, which sits in bank l % 32 whatever the digit (Copies = 32: no bank conflicts
 // between a warp's adds; 16: at most two-way). With one counter a digit, a warp's 32 adds
-// to random digits met in the same banks, and counting 4 passes ran at 76% of the read
-// bandwidth on an H100 (1 or 2 passes: 99-100%). The counters take
+// to random digits met in the same banks, and counting 4 passes fell well short of the
+// read bandwidth where 1 or 2 passes reached it (docs/perf/radix_sort.md, "counters in
+// copies"). The counters take
 // radix_histogram_shared_bytes<MaxPasses, Copies> of dynamic shared memory.
 template <int MaxPasses, int Copies>
 inline constexpr int radix_histogram_shared_bytes =
@@ -378,10 +379,10 @@ struct radix_onesweep_shared {
   __device__ Key* keys() { return KeysApart ? apart_keys : overlaid_keys; }
   // StageValues: the tile's values in input order, copied in by the load (cp.async; 16-byte
   // copies where the tile allows). On a 128-byte boundary, so that a warp's 512-byte copy
-  // fills four whole rows of the banks (the scan's stages gained 3-8 points of the copy
-  // from that alignment, docs/perf/scan.md); after an 8-byte apart_keys[1] it sat 16 bytes
-  // past one. Without staging the placeholder keeps 16: the other kernels' layouts do not
-  // move.
+  // fills four whole rows of the banks (the scan's permuted stages gained only with that
+  // alignment, docs/perf/scan.md, "The stage layout"); after an 8-byte apart_keys[1] it
+  // sat 16 bytes past one. Without staging the placeholder keeps 16: the other kernels'
+  // layouts do not move.
   alignas(StageValues ? 128 : 16) Value staged_values[StageValues ? tile_items : 1];
   // Per digit d: where d's keys of this portion start in the output (steps 1-6), then
   // where tile position j of digit d goes: digit_base[d] + j (step 7).
@@ -495,7 +496,7 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
   // Where the digit's keys of this portion start in the output (for step 6), read under
   // the same round trip: loaded before the claim, stored to shared memory after it (a
   // store before it would wait for the load first, and thread 0 would make the two round
-  // trips in series, as it did until 2026-11-25; docs/perf/radix_sort.md).
+  // trips in series; docs/perf/radix_sort.md, "The claim waited for a load").
   const index_t digit_start = digit_thread ? portion.starts_in[digit] : 0;
   // In clusters (tuning.onesweep_cluster_blocks > 1) the grid may hold one block more than
   // the portion has tiles; that block claims none to process.
@@ -517,8 +518,9 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
   if (pass_moves_nothing) {  // uniform: the same answer in every block of the launch
     // The first copy_blocks claims (the blocks resident at the start) copy the whole
     // portion, grid-stride with 16-byte words; the rest leave at once. One tile per block
-    // copied as it is ran at 42% of the copy bandwidth on an H200: a block's claim, load
-    // and store are too little in flight for its short life (docs/perf/radix_sort.md).
+    // copied as it is ran far below the copy bandwidth: a block's claim, load and store
+    // are too little in flight for its short life (docs/perf/radix_sort.md, "A pass whose
+    // keys share one digit is a copy").
     const index_t copiers = portion.copy_blocks < static_cast<index_t>(gridDim.x) ? portion.copy_blocks
                                                                                    : static_cast<index_t>(gridDim.x);
     const index_t copier = shared.tile;
@@ -577,7 +579,7 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
   // In clusters that write together the barrier that follows step 6 (all of a cluster's
   // blocks, on one GPC, their tiles claimed at about the same time, start their writes
   // together) comes after this: every block has published its inclusive counts before it
-  // waits there, so no lookback waits on it. (Uint32 pairs on an H100: 6% faster;
+  // waits there, so no lookback waits on it. (Faster for pairs where clusters are used:
   // docs/perf/radix_sort.md, "Clusters".)
   const auto look_back = [&](unsigned tile_count, auto start_of) {
     unsigned earlier = 0;
@@ -738,9 +740,9 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
         for (int i = 0; i < N; ++i)
           if (valid(1, i)) shared.values[positions[i] >> 16] = values[i];
         __syncthreads();
-        // Two values a loop step: 0.8% faster uint32 pairs than four on an H200, where the
-        // keys' loop above is best at four (docs/perf/radix_sort.md, "The two-sub-tile
-        // kernel's output loops").
+        // Two values a loop step: faster for uint32 pairs than four, where the keys' loop
+        // above is best at four (docs/perf/radix_sort.md, "The two-sub-tile kernel's output
+        // loops").
 #pragma unroll 2
         for (int k = 0; k < 2 * N; ++k) {
           const int j = k * BlockThreads + static_cast<int>(threadIdx.x);
@@ -852,8 +854,9 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
       //    Keys apart: the digits are extracted from the keys again (two or three
       //    instructions a key) rather than held from step 2 through step 3. The keys pass
       //    through an empty asm first, so that the compiler cannot reuse step 2's digits.
-      //    (The pairs, over the offsets, measured 3.5% faster on an H200 with the digits,
-      //    the warps' counts and the digit starts as they were: docs/perf/radix_sort.md.)
+      //    (The pairs, over the offsets, measured faster with the digits, the warps' counts
+      //    and the digit starts as they were: docs/perf/radix_sort.md, "Why CUB sorts int32
+      //    faster than uint32, and keys apart".)
       if constexpr (keys_apart) {
 #pragma unroll
         for (int i = 0; i < N; ++i) opaque_in_register(keys[i]);
@@ -920,8 +923,8 @@ __global__ void __launch_bounds__(Tuning::value.onesweep_block_threads, Tuning::
       //    write consecutive addresses of one digit's run. The values follow through the
       //    shared memory the ranking used. Four keys a loop step, unless their digits are
       //    held for the values (then unrolled whole, so that out_digits stays in
-      //    registers): the keys-alone sorts unrolled whole measured 1-1.5% slower on an
-      //    H200 (docs/perf/radix_sort.md, "Output addresses a digit at a time").
+      //    registers): the keys-alone sorts unrolled whole measured slower
+      //    (docs/perf/radix_sort.md, "Output addresses a digit at a time").
       constexpr bool hold_digits = with_values && !keys_apart;
       [[maybe_unused]] unsigned out_digits[hold_digits ? N : 1];
       constexpr int keys_out_unroll = hold_digits ? N : 4;

@@ -27,9 +27,8 @@ namespace onepass::detail {
 // One-word descriptors (4-byte values) go two tiles to a slot of four words, so that a
 // lane of the pipelined agent's lookback reads its two tiles with one 16-byte load: the
 // same 16 bytes a tile and two tiles a 32-byte sector as one tile to a slot of two words,
-// half the load requests a poll. Measured on an H200: int32 +0.3 points of the copy at
-// 2^26-2^28; packed four tiles to a sector instead (slots of two words) +0.2
-// (docs/perf/scan.md, "Two tiles a slot").
+// half the load requests a poll. A small gain, slightly more than packing four tiles to a
+// sector instead (slots of two words) (docs/perf/scan.md, "Two tiles a slot").
 template <class T>
 using scan_tile_state = std::conditional_t<lookback::tile_state<T>::words_per_tile == 1,
                                            lookback::tile_state<T, 4, 2>, lookback::tile_state<T>>;

@@ -83,14 +83,14 @@ struct segmented_op {
 // lookback folds values with `op`. The kind matters after the lookback only in forms with
 // gaps (it tells whether the items before the tile's first head are covered); there it
 // rides as the publication's tag (lookback/tile_state.cuh, "Tags") and the lookback
-// returns the PREFIX's (lookback_warp_tagged). Until 2026-11-26 the forms with gaps
-// published and folded whole pairs (twice the words, the pair operator in the warp's
-// fold), and the begin/end form's scan ran 16-20% slower than CSR's on one segment on an
-// H200 (docs/perf/segmented_scan.md, "Begin/end arrays: where the time went").
+// returns the PREFIX's (lookback_warp_tagged). Publishing and folding whole pairs instead
+// (twice the words, the pair operator in the warp's fold) made the begin/end form's scan
+// markedly slower than CSR's on one segment (docs/perf/segmented_scan.md, "Begin/end
+// arrays: where the time went").
 // Each descriptor in a 32-byte slot of its own (lookback/tile_state.cuh, "Spacing"): with
-// two to a sector the 8-byte value-only descriptors ran 1.5-2% slower on one segment,
-// uniform and power-law lengths on an H200 (docs/perf/segmented_scan.md, "Descriptors: the
-// value alone, a sector apart").
+// two to a sector the 8-byte value-only descriptors ran slower on one segment, uniform and
+// power-law lengths (docs/perf/segmented_scan.md, "Descriptors: the value alone, a sector
+// apart").
 inline constexpr int segment_descriptor_slot_words = 4;
 template <class T, bool KeepsKind>
 struct segment_descriptor {
@@ -134,9 +134,9 @@ struct thread_heads {
 // before the thread come from a gap), those before its first head. `heads` and `gaps` as
 // in thread_heads (gaps a subset of heads). Bit-parallel: each round lets a gap reach
 // `shift` items further, up to the next head — log2(N) rounds of a few instructions,
-// where tracking the kind item by item cost the begin/end form a third more instructions
-// a tile than CSR offsets and made its int32 scan ALU-bound on an H200
-// (docs/perf/segmented_scan.md, "Begin/end arrays: where the time went").
+// where tracking the kind item by item cost the begin/end form many more instructions a
+// tile than CSR offsets and made its int32 scan ALU-bound (docs/perf/segmented_scan.md,
+// "Begin/end arrays: where the time went").
 template <int N>
 ONEPASS_HD ONEPASS_FORCEINLINE constexpr unsigned items_in_gaps(unsigned heads, unsigned gaps, bool seed_in_gap) {
   static_assert(N >= 1 && N <= 32, "a thread's items are one 32-bit mask");
@@ -261,9 +261,8 @@ __device__ ONEPASS_FORCEINLINE void store_item_if(bool p, T* dst, const T& x) {
 // Each 32-byte sector is written by one store. (Before, a warp stored 16-byte chunks,
 // each lane's chunk holding an uncovered item item by item: a store then covered 16
 // sectors 4 or 8 bytes at a time, and the chunk's vector store and each of its item
-// stores wrote the same sectors again. On an H200, int32 begin/end arrays with gaps
-// between most segments: 10-13% faster this way, docs/perf/segmented_scan.md, "Gap
-// stores item-striped".)
+// stores wrote the same sectors again. Begin/end arrays with gaps between most segments
+// run clearly faster this way: docs/perf/segmented_scan.md, "Gap stores item-striped".)
 template <int N, class T, class ItemAt>
 __device__ ONEPASS_FORCEINLINE void store_covered_striped(T* dst, unsigned uncovered, long long valid,
                                                           ItemAt item_at) {
@@ -664,8 +663,9 @@ struct bitmap_heads {
 // before the window reaches into it) and writes only the window. No gap heads, so the
 // kernels run their gap-free code; the window's ends are read once per block (pipelined
 // agent) or tile (one-tile agent). Half the bitmap bytes of bitmap_heads to clear, mark
-// and read. (Until 2026-11-25 the trailing gap was a gap head, read from the offsets by
-// every thread of every tile, and the kernels ran their gap code: docs/perf/segmented_scan.md.)
+// and read. (The trailing gap as a gap head, read from the offsets by every thread of
+// every tile, made the kernels run their gap code: docs/perf/segmented_scan.md, "CSR
+// offsets: one window, no gap heads".)
 template <class Offset>
 struct csr_bitmap_heads {
   static constexpr bool has_gaps = false;
@@ -768,8 +768,8 @@ struct bitmap_marker {
 // listed, not stored by the marking warp, in pieces of at most this many words: a list of
 // word ranges [first, last] (ranges[0]: how many; piece r at ranges[2 + 2r] and
 // ranges[3 + 2r]) that set_listed_words_kernel sets, a warp a piece. One warp storing a
-// long gap's words alone kept the scan waiting: one trimmed segment of 2^28 int32 items
-// (its gaps about 44% of them) took 1.857 ms against 0.558 listed (docs/perf/
+// long gap's words alone kept the scan waiting: one trimmed segment with long gaps on
+// either side ran several times slower than with them listed (docs/perf/
 // segmented_scan.md, "Copied gap items as one-item segments"). Pieces, not whole gaps,
 // so that no thread of the listed words' kernel walks the list ("Long gaps in pieces").
 inline constexpr long long listed_range_words = 1024;
@@ -884,8 +884,9 @@ __device__ ONEPASS_FORCEINLINE void write_window_word(std::uint32_t& window_word
 // non-empty segment in `begins` and (unless Csr) in `ends` the item after each segment,
 // when inside the array and where the next segment does not begin: the gaps' first items
 // (bitmap_heads). Begin/end arrays without gaps mark no `ends` bit, so their marking writes
-// what CSR offsets' does (until 2026-11-29 every non-empty segment's end was marked, a
-// second atomicOr or window word a segment), and `gaps_found` (unless null) is set where
+// what CSR offsets' does (marking every non-empty segment's end cost a second atomicOr or
+// window word a segment: docs/perf/segmented_scan.md, "Ends marked only where a gap
+// begins"), and `gaps_found` (unless null) is set where
 // any `ends` bit is. With null bitmaps it only checks. Segments must be in order and must
 // not overlap: begin[s] <= end[s] <= begin[s + 1]. Csr: end == begin + 1 (one array of
 // boundaries), read once; the scan then needs no `ends` (csr_bitmap_heads).
@@ -904,9 +905,9 @@ __device__ ONEPASS_FORCEINLINE void write_window_word(std::uint32_t& window_word
 //      run marks (segments are in order), and atomicOr on its first and last words. Sparser
 //      runs (long segments: few marks per word) OR each lane's words into global memory.
 // The block-wide version before (a chunk of 2048 segments staged in shared memory, four
-// block barriers a chunk, 2 blocks per SM for begin/end arrays) executed ~78 instructions a
-// segment on one-item begin/end segments and read them at 59% of the copy's rate on an
-// H200; this one reads them at 85%.
+// block barriers a chunk, 2 blocks per SM for begin/end arrays) executed far more
+// instructions a segment on one-item begin/end segments and read them well below this
+// one's rate.
 //
 // GapsAsHeads (begin/end arrays, for inclusive scans whose gap items are copied): every
 // item in no segment is marked in `begins` as well, as a segment of its own, and nothing
@@ -1249,9 +1250,10 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   const int warp = warp_id();
   if (tid == 0) {
     // The source's check and window are loaded before the claim and used after it, so
-    // that their round trips to L2 overlap the claim's. (Until 2026-11-25 the check
-    // returned before the claim and the window was stored before it: three round trips in
-    // series before every tile's loads could start; docs/perf/segmented_scan.md.)
+    // that their round trips to L2 overlap the claim's. (With the check returning before
+    // the claim and the window stored before it, three round trips ran in series before
+    // every tile's loads could start: docs/perf/segmented_scan.md, "The one-tile kernel's
+    // claim waited for the source's loads".)
     const bool ok = source.ok();
     index_t window_begin = 0, window_end = 0;
     if constexpr (Heads::has_window) {
@@ -1386,8 +1388,8 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     // A warp holding items outside every segment: item by item in the striped order, 32
     // consecutive items a store, read from the exchange's slots, those items left as they
     // are in `out`. (Each thread writing its own covered items from the blocked order, at
-    // a stride of N items across the warp, ran at 56% of the plain scan's rate on an H200
-    // with a gap every ~3500 items.)
+    // a stride of N items across the warp, ran far below the plain scan's rate even with
+    // gaps thousands of items apart.)
     exchange.save_blocked(items);
     __syncwarp();  // the warp's items, in order
     store_covered_striped<N>(out + warp_begin, uncovered, warp_valid,

@@ -17,8 +17,8 @@
 //      PREFIX out already); folds the prefixes in and stores.
 // Why: in the one-tile-per-block kernel the warps that need the tile's prefix wait with
 // no loads in flight while warp 0 looks back; with one long segment that is every warp
-// of every tile, and the segmented scan ran at 80-85% of the plain scan's rate there
-// (docs/perf/segmented_scan.md).
+// of every tile, and the segmented scan ran well below the plain scan's rate there
+// (docs/perf/segmented_scan.md, "The pipelined agent").
 //
 // The values move as in the plain scan's pipeline: 16-byte cp.async chunks into a stage
 // of scan_pipeline_layout (128-byte aligned rows, chunks permuted within a row), blocked
@@ -97,7 +97,7 @@ __device__ ONEPASS_FORCEINLINE void store_warp_items(const unsigned char* stage,
 // B's barrier. The branches test a warp vote of that flag, not the flag: ptxas keeps a
 // vote in a uniform predicate, but takes a barrier's result for divergent and fences
 // every shuffle in the arms (BRA.DIV, WARPSYNC). It still costs the tiles that hold heads
-// 0.4-3.5% (the dispatcher takes it where heads are known to be far apart:
+// a few percent (the dispatcher takes it where heads are known to be far apart:
 // tuning::segmented_scan_tuning::pipeline_headless_min_segment_items).
 template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
           int LookbackTilesPerLane = 1, int MinBlocksPerSM = 0, bool ClearsWorkspace = false,
@@ -166,9 +166,9 @@ __global__ void __launch_bounds__(BlockThreads,
     bool headless = false;
   };
   // B needs the thread's total only. 8-byte floating-point values take it as a tree (4
-  // dependent steps for 16 items, not 15): double on uniform lengths -1 to -6% time on an
-  // H200, float level, integers (whose chain the compiler may shorten itself) up to 2%
-  // slower (docs/perf/segmented_scan.md, "B's thread total as a tree, for double").
+  // dependent steps for 16 items, not 15): faster for double on uniform lengths, level for
+  // float, slower for integers, whose chain the compiler may shorten itself
+  // (docs/perf/segmented_scan.md, "B's thread total as a tree, for double").
   auto thread_total_of = [&](T (&items)[N], const thread_heads& h) {  // (integers: scans items in place)
     if constexpr (std::is_floating_point_v<T> && sizeof(T) == 8)
       return reduce_thread_segments<Heads::has_gaps>(items, h, op);

@@ -75,8 +75,9 @@ struct select_flagged_job {
   using value_type = T;
   static constexpr bool needs_previous = false;
   static constexpr bool reads_flags = true;
-  // Its one-byte flag loads, row by row, ran at 65% of the one-tile kernel's speed on an
-  // H100 (docs/perf/select.md).
+  // Not the split tile: its one-byte flag loads, row by row, each touch a 32-byte sector
+  // for a few bytes, and it ran far slower than the one-tile kernel (docs/perf/select.md,
+  // "The split tile in production").
   static constexpr bool split_tile = false;
   static constexpr bool may_partition = false;
   const T* in;
@@ -86,10 +87,11 @@ struct select_flagged_job {
   }
   // Bit j set: item first + j (below n) is kept. The flags are read as whole 16-byte
   // vectors where they are aligned and all below n: one at a time in this blocked order,
-  // every warp load touched 32 sectors (H200, uint32: 47% of the copy against 72% for
-  // select_if). As bits, a thread's 64 decisions take 2 registers while the items are
-  // exchanged. (load_blocked into a Flag[N], then bits, is the same load, but it took the
-  // kernel from 107 registers to 149-161 where this takes 113-118: docs/perf/select.md.)
+  // every warp load touched 32 sectors, and select_flagged ran far below select_if
+  // (docs/perf/select.md, "flags as vectors"). As bits, a thread's 64 decisions take 2
+  // registers while the items are exchanged. (load_blocked into a Flag[N], then bits, is
+  // the same load, but it took the kernel from 107 registers to 149-161 where this takes
+  // 113-118: docs/perf/select.md.)
   template <int N>
   __device__ ONEPASS_FORCEINLINE unsigned long long load_flags(index_t first, index_t n) const {
     static_assert(N <= 64, "one bit per item in a 64-bit mask");
@@ -196,8 +198,8 @@ __device__ ONEPASS_FORCEINLINE void store_packed(T* dst, int count, Read read) {
 }
 
 // The tiles' running counts of kept items, one descriptor per tile in a 32-byte slot of
-// its own (lookback/tile_state.cuh, "Spacing"): 2.5-3% faster than two to a sector for
-// select_if with half kept on an H200 (docs/perf/select.md, "Descriptors a sector apart").
+// its own (lookback/tile_state.cuh, "Spacing"): faster than two to a sector
+// (docs/perf/select.md, "Descriptors a sector apart").
 using select_tile_state = lookback::tile_state<index_t, 4>;
 
 // Thread 0 claims the block's tile and asks L2 to prefetch the one `prefetch_tiles`

@@ -177,11 +177,11 @@ ONEPASS_HD std::uint32_t lookback_counts(const count_state<Interleave>& state, i
 // call it. first_backoff_ns: the first pause between polls (see backoff).
 //
 // Why wider windows: a lookback ends at the nearest PREFIX, which lies further back the
-// faster tiles are claimed, and each window read is one L2 round trip (about 0.85 us a
-// poll during a full-bandwidth scan on an H200). Measured there: 64 tiles a window gained
-// a little for 4-byte values; 128 and 256 lost everywhere, every poll then reading and
-// folding 1-2 KiB of descriptors (docs/perf/scan.md). TilesPerLane == 1 is the classic
-// one-tile-per-lane walk.
+// faster tiles are claimed, and each window read is one L2 round trip, a long one during
+// a full-bandwidth scan. Measured on sm_90: 64 tiles a window gained a little for 4-byte
+// values; 128 and 256 lost everywhere, every poll then reading and folding 1-2 KiB of
+// descriptors (docs/perf/scan.md, "where the last points go"). TilesPerLane == 1 is the
+// classic one-tile-per-lane walk.
 //
 // Two tiles a slot (tile_state's "Pairs") and an even TilesPerLane: a lane reads its
 // tiles a slot at a time, one 16-byte load for two tiles, with the windows aligned to

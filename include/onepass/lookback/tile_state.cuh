@@ -28,28 +28,30 @@
 // Spacing. Each descriptor sits in a slot of at least MinSlotWords words, the rest of
 // the slot unused: 2 (16 bytes, at most two tiles to a 32-byte sector) by default, 4 (one
 // tile to a sector) where that measured faster. Packed four to a sector, one-word
-// descriptors (4-byte values) cost the plain int32 scan 2-3.5% at 2^24 (4% on an H100)
-// and the segmented scan by key 1-3% on one long segment on an H200; sectors of their own
-// gained the select 1.3-3% and the segmented scan's two-word descriptors up to 3.4%, and
-// cost the plain int64 scan 1.6% on an H200 (docs/perf/scan.md, "Descriptor spacing").
-// The users choose: the plain scan the default, select and the segmented scan 4.
+// descriptors (4-byte values) slowed the plain int32 scan where its lookback is on the
+// critical path, and the segmented scan by key on one long segment: neighbouring tiles'
+// publications and the polls of the blocks looking back at them meet in one sector.
+// Sectors of their own sped up the select and the segmented scan's two-word descriptors,
+// but slowed the plain int64 scan on one sm_90 part, whose pipelined agent reads wider
+// windows (docs/perf/scan.md, "Descriptor spacing"). The users choose: the plain scan the
+// default, select and the segmented scan 4.
 //
 // Pairs. One-word descriptors may instead go two tiles to a slot (TilesPerSlot = 2):
 // tiles 2k and 2k + 1 in the slot's first two words, adjacent, 16-byte aligned, so that
 // a reader of both asks for their sector once, with one 16-byte load (try_read_slot),
 // where two 8-byte loads ask twice. lookback_warp reads its windows that way when a lane
 // takes an even number of tiles. The plain scan's 4-byte values use slots of four words
-// (16 bytes a tile and two tiles a sector, as with the default): +0.3 points of the copy
-// at 2^26-2^28 on an H200 (docs/perf/scan.md, "Two tiles a slot").
+// (16 bytes a tile and two tiles a sector, as with the default): a small gain
+// (docs/perf/scan.md, "Two tiles a slot").
 //
 // Two-word descriptors (8-byte values) are written and read on the device with one
 // 16-byte access (st/ld.relaxed.gpu.v2.u64) instead of two 8-byte ones. The PTX memory
 // model treats a vector access as one relaxed access per element, so each word is still
 // read and written whole and the agreement rule above is unchanged; what changes is the
 // traffic: one request to the descriptor's sector instead of two. Every poll of a
-// lookback window reads half as many sector requests, worth +0.6 to +1.2 points of the
-// copy for the plain int64 scan on an H200 and about 1 for the select's 64-bit counts
-// (docs/perf/scan.md, "What a descriptor read costs"). Such a descriptor must start 16
+// lookback window reads half as many sector requests, a gain for the plain int64 scan and
+// the select's 64-bit counts (docs/perf/scan.md, "What a descriptor read costs"). Such a
+// descriptor must start 16
 // bytes aligned: slots of two or four words from a 16-byte aligned array (every
 // dispatcher's workspace is).
 //

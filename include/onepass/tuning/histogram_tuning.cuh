@@ -10,7 +10,7 @@
 // up to `column_max_bins`; beyond, one counter per bin per block (`shared`), and past
 // what shared memory holds, atomics on the counts in global memory (`global`).
 //
-// Measured on sm_90 (H100/H200): docs/perf/histogram.md.
+// Measured on sm_90: docs/perf/histogram.md.
 #pragma once
 
 namespace onepass::tuning {

@@ -77,15 +77,15 @@ struct radix_sort_tuning {
   int onesweep_subtiles = 1;
   // With two sub-tiles and values: the first sub-tile's values are loaded into registers
   // before the keys go out (their loads fly meanwhile) instead of after. Measured at 2^28
-  // (docs/perf/radix_sort.md, "Values loaded before the keys go out"): uint32 pairs 2.4%
-  // faster on an H200, level to 2.4% slower on an H100 (by machine); with 8-byte values
-  // 2.0% faster on an H200 but 1.5% slower on an H100, so 4-byte values only.
+  // (docs/perf/radix_sort.md, "Values loaded before the keys go out"): with 4-byte values
+  // a gain on one sm_90 part and level to a small loss on another; with 8-byte values a
+  // gain on one and a loss on the other, so 4-byte values only.
   bool values_before_keys_out = false;
   // Small sorts: the public calls sort at most small_sort_max_items keys (0: none) with
   // this tuning's shape changed to one sub-tile of small_sort_block_threads x
   // small_sort_items_per_thread a onesweep block, launched plain (radix_small_sort_tuning
   // below). Large tiles leave most SMs idle there: at 2^16 uint32 pairs two sub-tiles of
-  // 384 x 20 are 5 blocks for an H200's 132 SMs, each pass one tile's whole life.
+  // 384 x 20 are 5 blocks for 132 SMs, each pass one tile's whole life.
   long long small_sort_max_items = 0;
   int small_sort_block_threads = 256;
   int small_sort_items_per_thread = 16;
@@ -104,8 +104,9 @@ struct radix_sort_tuning {
   int medium_sort_items_per_thread = 16;
   // Sorts of at most plain_sort_max_items (0: none) past the medium-sort switch, on GPUs
   // whose peak DRAM bandwidth (memory clock x bus width) is above plain_sort_min_dram_gbps,
-  // run this shape launched plain: no clusters and no cluster barrier. (On an H200 clusters
-  // pay only for the largest pair sorts; on an H100 they were measured at 2^27-2^28 only.)
+  // run this shape launched plain: no clusters and no cluster barrier. (On the higher-
+  // bandwidth part measured, clusters pay only for the largest pair sorts; on the lower-
+  // bandwidth one they were measured at 2^27-2^28 only.)
   long long plain_sort_max_items = 0;
   int plain_sort_min_dram_gbps = 0;
   constexpr int onesweep_tile_items() const {
@@ -113,74 +114,60 @@ struct radix_sort_tuning {
   }
 };
 
-// Measured on an H100 (docs/perf/radix_sort.md): large tiles win — fewer lookbacks per
+// Measured on sm_90 (docs/perf/radix_sort.md): large tiles win — fewer lookbacks per
 // key, longer runs per digit in the output — so blocks have more threads than digits, two
 // per SM. Keys alone have their tile-sorted keys apart from the ranking's offsets (placed
 // as they are ranked, which freed the registers for larger tiles): 4-byte keys 384 x 32
-// ranked 2 items at a time (3% faster than 4 on both GPUs, and no spills), 8-byte keys
-// 512 x 16 ranked 4 at a time (2 was 1.8% slower on an H100, 2.5% faster on an H200)
-// (H100, 2^28 / 2^27 keys: 1.15x and 1.05x CUB's faster call). Pairs keep the keys
-// over the offsets (apart was within 1% on an H100, and it would push 8-byte staged values past
-// the staging limit) and a 2-descriptor lookback window: 4-byte pairs 384 x 24 with the
-// values loaded once the keys are written (2% faster than 512 x 16 with them staged in
-// shared memory, whose tile is 11% smaller; until two sub-tiles, below); 8-byte keys or
-// values 384 x 16, staged.
+// ranked 2 items at a time (faster than 4 on both parts measured, and no spills), 8-byte
+// keys 512 x 16 ranked 4 at a time (2 was faster on one part and slower on the other;
+// "Rank group 2 for 4-byte keys, adopted"). Pairs keep the keys over the offsets (apart
+// gained nothing measurable, and it would push 8-byte staged values past the staging
+// limit) and a 2-descriptor lookback window: 4-byte pairs 384 x 24 with the values loaded
+// once the keys are written (faster than 512 x 16 with them staged in shared memory, whose
+// tile is smaller; until two sub-tiles, below); 8-byte keys or values 384 x 16, staged.
 // Pairs run their onesweep blocks in clusters of two that start their scatters together
-// (a cluster barrier): uint32 pairs at 2^28 6% faster on an H100, 0.7% slower on an H200;
-// 8-byte values (uint32 keys at 2^28, uint64 keys at 2^27) 5.4-5.9% faster on an H100 and
-// 0.6% on an H200. Keys alone lost 0.5-1.5% that way, 8-byte keys 4-5%
-// (docs/perf/radix_sort.md, "Clusters"). Since two sub-tiles, on an H200 (4814 GB/s of
-// DRAM) the same shape launched plain is faster up to 2^25 pairs (plain_sort_max_items;
-// radix_sort_tuning_sweep <k> pairs|wide_pairs clusters, ms, plain / in clusters that write
-// together: uint32 pairs 2^25 0.930-0.933 / 0.939-0.941, 2^26 1.724-1.725 / 1.721-1.723,
-// 2^28 6.560-6.561 / 6.495-6.501; uint32 keys with uint64 values 2^22 0.221-0.223 /
-// 0.226-0.228, 2^25 1.246 / 1.248-1.251, 2^28 9.314-9.317 / 9.294-9.296; uint64 keys and
-// values 2^21 0.328-0.329 / 0.334-0.335, 2^24 1.604-1.605 / 1.611-1.613, 2^27
-// 11.768-11.770 / 11.725-11.729), so above 2^25 clusters stay. GPUs of the H100's DRAM
-// bandwidth (3352 GB/s; H100 NVL 3.9 TB/s) keep clusters at every size
-// (radix_plain_sort_min_dram_gbps): they were measured there at 2^27-2^28 only
-// (docs/perf/radix_sort.md, "Plain launches up to 2^25 pairs on an H200").
+// (a cluster barrier): a clear gain for pairs on the lower-bandwidth sm_90 part measured,
+// about level on the higher-bandwidth one; keys alone, 8-byte keys most, lost that way
+// (docs/perf/radix_sort.md, "Clusters"). Since two sub-tiles, on a GPU with more DRAM
+// bandwidth the same shape launched plain is faster up to 2^25 pairs (plain_sort_max_items),
+// so above 2^25 clusters stay. GPUs of less peak DRAM bandwidth than
+// radix_plain_sort_min_dram_gbps, a threshold between the two sm_90 parts measured, keep
+// clusters at every size: they were measured there at 2^27-2^28 only
+// (docs/perf/radix_sort.md, "Plain launches up to 2^25 pairs").
 // Pairs with 4-byte keys then rank two sub-tiles a block and write them out as one tile
 // (runs twice as long at the same registers; values loaded after the keys): with 4-byte
-// values two of 384 x 20, at 2^28 2.6% faster than one of 384 x 24 on an H100 and 8.8% on
-// an H200; with 8-byte values two of 256 x 16, 2.0% and 4.2% faster than one of 384 x 16
-// staged. 8-byte keys with 8-byte values stay at one (two of 256 x 16: 1.1% slower on an
-// H100, 1.3% faster on an H200), and so do keys alone (two sub-tiles 3-9% slower)
-// (docs/perf/radix_sort.md, "Two sub-tiles").
+// values two of 384 x 20, faster than one of 384 x 24 on both parts measured; with 8-byte
+// values two of 256 x 16, faster than one of 384 x 16 staged. 8-byte keys with 8-byte
+// values stay at one (two of 256 x 16: slower on one part, faster on the other), and so do
+// keys alone (two sub-tiles slower) (docs/perf/radix_sort.md, "Two sub-tiles").
 // The histogram kernel's counters in 32 (4-byte keys) or 16 (8-byte) copies, one a bank:
-// at 1 GiB of keys 9% (H100) and 12% (H200) faster than one counter a digit for uint32,
-// 14-15% for uint64. With 3 instructions a key and pass around each atomic (2026-11-26)
-// it reads uint32 keys at 90% of DRAM on both GPUs.
-// Keys alone ask L2 for the keys 1 MiB ahead of each onesweep tile (at 2^28 uint32 keys
-// 5% faster on an H200 and 4% on an H100, uint64 at 2^27 4% / 2.5%; never slower at 2^24
-// and 2^26, so at every size). Pairs do not: with the values prefetched too the H100 lost
-// 7-11% at every distance (the H200 gained 1%), with the keys alone it lost 0.5-1%.
+// a warp's adds fall in distinct banks whatever the digits, which beat one counter a digit
+// clearly (docs/perf/radix_sort.md, "counters in copies"). With 3 instructions a key and
+// pass around each atomic it reads 4-byte keys close to DRAM's rate (docs/perf/
+// radix_sort.md, "The histogram kernel was bound by the instructions around its atomics").
+// Keys alone ask L2 for the keys 1 MiB ahead of each onesweep tile (faster at the largest
+// sizes and never slower at the smaller ones measured, so at every size). Pairs do not:
+// with the values prefetched too, the lower-bandwidth part lost at every distance, and
+// with the keys alone it still lost (docs/perf/radix_sort.md, "The L2 prefetch for keys
+// alone").
 inline constexpr long long radix_keys_l2_prefetch_bytes = 1ll << 20;
 
 // Small sorts (small_sort_max_items) run one sub-tile of 256 x 16 a block, plain launches;
-// tiny ones (tiny_sort_max_items) 256 x 8. H200, radix_sort_tuning_sweep <k>
-// keys|pairs|u64|wide_pairs small, whole sorts of random keys, us, production / 256 x 16 /
-// 256 x 8 (CUB's faster call): uint32 pairs 2^16 93 / 54 / 49 (59), 2^18 94 / 60 / 59 (67),
-// 2^19 93 / 66 / 73 (74), 2^20 99 / 83-84 / 100 (87), 2^21 124-125 / 127-128; uint64 keys
-// with uint64 values 2^16 121 / 105 / 92 (101), 2^18 135 / 120 / 114 (123), 2^19 142 / 131
-// / 143 (136), 2^21 335 / 314 / 380 (332), 2^22 526 / 546 (528). Every sort's switches where
-// 256 x 16 stops beating production and 256 x 8 stops beating 256 x 16, measured at each
-// power of two (docs/perf/radix_sort.md, "Small sorts" and "Tiny sorts and 8-byte
-// pairs"): 256 x 16 up to 2^21 keys for 4-byte keys alone, 2^19 for 8-byte keys alone,
-// 2^20 for pairs of 4-byte keys (2^19 with 4-byte values: medium sorts below), 2^21 for
-// pairs of 8-byte keys (4- or 8-byte values alike);
-// 256 x 8 up to 2^17 for 4-byte keys (level with 256 x 16 at 2^18) and 2^18 for 8-byte
-// keys (3-5% faster there).
-// Medium sorts (medium_sort_max_items) run one sub-tile of 512 x 16, plain launches. H200,
-// radix_sort_tuning_sweep <k> pairs|wide_pairs mid, us, production / 512 x 16 / 256 x 16
-// (CUB's faster call): uint32 pairs 2^19 94 / 72 / 66 (75), 2^20 98 / 79-80 / 83 (86), 2^21
-// 124-126 / 107-109 / 128-129 (122-123), 2^22 218-220 / 188-189 / 218-219 (208-209), 2^23
-// 325-326 / 310-312 / 383-384 (324-325), 2^24 532-535 / 550 (551); uint64 keys with uint32
-// values 2^21 292-294 / 268-272 / 275-277 (296), 2^22 471 / 500 (468). So 4-byte pairs take
-// 256 x 16 up to 2^19 and 512 x 16 up to 2^23 (docs/perf/radix_sort.md, "Medium sorts");
-// the other sorts have no medium shape (uint64 keys with uint32 values 1.5% faster than
-// 256 x 16 at 2^21 only, with uint64 values slower; 4-byte keys with 8-byte values not
-// measured, 1.22x CUB at 2^21 already).
+// tiny ones (tiny_sort_max_items) 256 x 8: production's large tiles leave most SMs idle
+// there. Every sort's switches are where 256 x 16 stops beating production and 256 x 8
+// stops beating 256 x 16, measured with radix_sort_tuning_sweep at each power of two
+// (docs/perf/radix_sort.md, "Small sorts" and "Tiny sorts and 8-byte pairs"): 256 x 16 up
+// to 2^21 keys for 4-byte keys alone, 2^19 for 8-byte keys alone, 2^20 for pairs of 4-byte
+// keys (2^19 with 4-byte values: medium sorts below), 2^21 for pairs of 8-byte keys (4- or
+// 8-byte values alike); 256 x 8 up to 2^17 for 4-byte keys (level with 256 x 16 at 2^18)
+// and 2^18 for 8-byte keys (still faster there).
+// Medium sorts (medium_sort_max_items) run one sub-tile of 512 x 16, plain launches: between
+// where the small shape stops paying and where production's tiles fill the GPU. 4-byte
+// pairs take 256 x 16 up to 2^19 and 512 x 16 up to 2^23, measured with
+// radix_sort_tuning_sweep at each power of two (docs/perf/radix_sort.md, "Medium sorts");
+// the other sorts have no medium shape (uint64 keys with uint32 values gained at 2^21 only,
+// with uint64 values they lost; 4-byte keys with 8-byte values were not measured, being
+// ahead of CUB at 2^21 already).
 inline constexpr long long radix_small_sort_max_items_4byte_keys = 1ll << 21;
 inline constexpr long long radix_small_sort_max_items_8byte_keys = 1ll << 19;
 inline constexpr long long radix_small_sort_max_items_4byte_pairs = 1ll << 19;  // 4-byte keys and values

@@ -6,9 +6,10 @@
 // loads in flight per segment (4 for 4- and 8-byte types: 64 bytes), and
 // blocks_per_sm * block_threads threads per SM issue them. 8 x 256 (the SM's 2048
 // threads, like the read-only ceiling kernel of bench/baselines.cu) caps registers at 32
-// and the kernel spilled; 6 x 256 leaves 40 and measured 3 points faster at 2^30.
+// and the kernel spilled; 6 x 256 leaves 40, no spills, and measured faster
+// (docs/perf/reduce.md, "Attempts").
 //
-// Measured on sm_90 (H100/H200): docs/perf/reduce.md.
+// Measured on sm_90: docs/perf/reduce.md.
 #pragma once
 
 #include <cstddef>
@@ -20,8 +21,8 @@ struct reduce_tuning {
   int items_per_thread;  // per segment; a multiple of the 128-bit vector width
   int blocks_per_sm;     // the grid, at most: this many blocks per SM (fewer when n is small)
   // Programmatic dependent launch (Hopper): the second kernel is launched so that it is
-  // resident, waiting, when the first finishes (measured: 1 us faster at 2^20 than a
-  // plain launch). Launching the first one so too lets it overlap the kernel before it,
+  // resident, waiting, when the first finishes, which saves a launch latency on small
+  // inputs. Launching the first one so too lets it overlap the kernel before it,
   // but its wait costs as much as that saves here: off (docs/perf/reduce.md).
   bool programmatic_first = false;
   bool programmatic_second = true;

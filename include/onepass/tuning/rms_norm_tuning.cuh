@@ -72,9 +72,8 @@ struct rms_norm_tuning {
 };
 
 // The table for compute capability 8.0 and newer; element sizes 2 (bfloat16) and 4 (float).
-// Streaming stores for float only: in two sweeps on an H200 (docs/perf/reduce.md) they
-// gained 0.2-1.9 points of copy at 4 of 5 widths for float (85.5% vs 83.6% at 4096 x
-// 4096) and lost ~0.5 point at most widths for bfloat16.
+// Streaming stores for float only: in two sweeps on sm_90 they gained at most widths for
+// float and lost slightly at most widths for bfloat16 (docs/perf/reduce.md, "RMSNorm").
 constexpr rms_norm_tuning rms_norm_tuning_for_size(std::size_t element_bytes) {
   rms_norm_tuning t{{{256, 32, 16}, {128, 128, 16}, {256, 256, 16}, {512, 512, 16}, {1024, 1024, 16}},
                     5,

@@ -4,10 +4,11 @@
 // for 4- and 8-byte types, each thread moving 128 bytes. Large tiles mean fewer
 // lookbacks; the pipelined agent keeps the next tiles' loads in flight during a tile's
 // lookback. Small inputs (a few tiles per SM) run one tile per block, with 5 / 4 blocks
-// per SM. Rows for larger types are unmeasured (no such type is benchmarked yet). items_per_thread must be a multiple of the 128-bit vector width
-// (16 / sizeof(T)) where that width exists.
+// per SM. Rows for larger types are unmeasured (no such type is benchmarked yet).
+// items_per_thread must be a multiple of the 128-bit vector width (16 / sizeof(T)) where
+// that width exists.
 //
-// Measured on sm_90 (H100/H200): see docs/perf/scan.md for what was tried.
+// Measured on sm_90: see docs/perf/scan.md for what was tried.
 #pragma once
 
 #include <cstddef>
@@ -21,8 +22,8 @@ struct scan_tuning {
   // The one-tile-per-block kernel: the compiler keeps registers low enough for this
   // many resident blocks per SM (__launch_bounds__' second argument); 0 leaves it to
   // the compiler. Not the same as
-  // 1: an explicit 1 let nvcc 13 take 88-93 registers for the 256x32 int32 tile (two
-  // blocks per SM) where it chose 61-72 without it.
+  // 1: an explicit 1 lets nvcc take more registers for the 256x32 int32 tile, leaving
+  // room for only two blocks per SM (docs/perf/scan.md, "Attempts").
   int min_blocks_per_sm = 0;
   // Persistent blocks that keep loads in flight during their lookback
   // (agent/scan_pipeline.cuh); needs 16-byte aligned pointers and items that divide 16
@@ -30,20 +31,19 @@ struct scan_tuning {
   // (agent/scan_tile.cuh).
   bool pipelined = false;
   // ... used from this many tiles per resident block up: with fewer, a block gets too
-  // few tiles for the pipeline to fill. Measured on an H200 (docs/perf/scan.md): one
-  // tile per block wins at 2.3 tiles per resident block (int32 71.2% of the copy against
-  // 67.7%; int64 level), the pipelined agent from 2.7 up (int32 +2.7 to +3.8 points,
-  // int64 0 to +3.5), hence 2.5. (It was 4 until the one-tile agent's parked tiles and
-  // the L2 prefetch; tests set 0 to run the pipelined agent at every size. Since the
-  // pipelined agent clears its own workspace, 8-byte rows use 0: see the table below.)
+  // few tiles for the pipeline to fill. The measured crossover lies between 2.3 tiles per
+  // resident block (one tile per block wins) and 2.7 (the pipelined agent wins), hence
+  // 2.5 (docs/perf/scan.md, "The crossover between the agents, again"). Tests set 0 to
+  // run the pipelined agent at every size. Since the pipelined agent clears its own
+  // workspace, 8-byte rows use 0: see the table below.
   double pipeline_min_tiles_per_block = 4;
   // How far ahead of its own tile a block asks L2 to prefetch the input (one tile's
   // worth), in bytes, rounded down to whole tiles; 0 = no prefetch. Both agents; only
-  // with a 16-byte aligned input of at least l2_prefetch_min_input_bytes. Measured on
-  // sm_90 (docs/perf/scan.md): at 2^28 int32 the pipelined agent went from 89% to 99% of
-  // the copy on an H100 and from 82% to 88% on an H200 with 1-4 MiB; at 6 MiB and more
-  // the prefetched lines start to be evicted before use (H100); at 64 MiB inputs it
-  // gains nothing (-1 to -2 points), hence the size floor.
+  // with a 16-byte aligned input of at least l2_prefetch_min_input_bytes. The prefetch
+  // keeps DRAM busy ahead of the claims at no register or shared-memory cost; a distance
+  // of 1-4 MiB paid on sm_90, farther ahead the prefetched lines are evicted before their
+  // tile is claimed, and inputs about the size of L2 gain nothing (the prefetch costs
+  // there), hence the size floor (docs/perf/scan.md, "the L2 prefetch").
   long long l2_prefetch_bytes = 0;
   long long l2_prefetch_min_input_bytes = 0;
   // When every tile's block fits on the GPU at once, one cooperative launch with a grid
@@ -52,7 +52,8 @@ struct scan_tuning {
   bool single_wave = true;
   // The pipelined agent's lookback window: each lane of the looking-back warp reads this
   // many consecutive descriptors per round trip (lookback::lookback_warp), 32 times that
-  // in all. The one-tile agent always reads 32 (64 cost it 3-13 points on an H200).
+  // in all. The one-tile agent always reads 32: a 64-tile window made it slower
+  // (docs/perf/scan.md, "where the last points go").
   int pipeline_lookback_tiles_per_lane = 1;
   // The pipelined agent launched cooperatively, clearing its own descriptors and tile
   // counter behind a grid barrier (agent/scan_pipeline.cuh), in place of a memset before
@@ -70,20 +71,21 @@ inline constexpr long long scan_l2_prefetch_bytes = 2ll << 20;
 inline constexpr long long scan_l2_prefetch_min_input_bytes = 128ll << 20;
 
 // The table used for compute capability 8.0 and newer (the tuning was measured on 9.0).
-// Pipelined lookback windows: 64 tiles for 4-byte types (+0.2 to +1.2 points of the copy
-// at 2^28-2^30 on an H200 in four runs, -0.2 on an H100), 32 for 8-byte types (64 went
-// -1.1 to +0.6: no clear gain; their descriptors are two words a tile). 128 and 256 lost
-// in every row (docs/perf/scan.md). The pipelined agent clears its own workspace (one
-// cooperative launch, no memset): int32 +1.2 to +2.8 points of the copy at 2^23-2^25 on
-// an H200, +0.6 at 2^26, level at 2^28; int64 +0.2 to +1.2. With that, 8-byte types take
-// the pipelined agent wherever the single-wave agent does not (from 0 tiles per resident
-// block): int64 at 2^21.2 (589 tiles, 2.2 a resident block) went from 70.2-70.5% of the copy
-// with one tile per block to 78.8-79.0% (CUB 77.5%). 4-byte types keep 2.5, the single-wave
-// agent's own limit on sm_90 (5 blocks of it a SM, 2 of the pipelined one), so on those
-// GPUs they never run one tile per block when aligned. A block's first lookback reads
-// 128-tile windows for 4-byte types: +0.25 to +0.5 points at 2^24-2^28 on an H200; for
-// 8-byte types 128- and 256-tile first windows lost 0.3-4 points (docs/perf/scan.md, "The
-// first lookback's window").
+// Pipelined lookback windows: 64 tiles for 4-byte types (a small gain), 32 for 8-byte
+// types (64 gave no clear gain; their descriptors are two words a tile); 128 and 256
+// lost in every row, as a wider window costs more loads and folding per poll
+// (docs/perf/scan.md, "where the last points go"). The pipelined agent clears its own
+// workspace (one cooperative launch, no memset): the launch saved pays most for short
+// calls and nothing at the largest sizes (docs/perf/scan.md, "The pipelined agent clears
+// its own workspace"). With that, 8-byte types take the pipelined agent wherever the
+// single-wave agent does not (from 0 tiles per resident block): between the two agents'
+// limits the cleared pipelined agent beat one tile per block. 4-byte types keep 2.5, the
+// single-wave agent's own limit on sm_90 (5 blocks of it a SM, 2 of the pipelined one),
+// so on those GPUs they never run one tile per block when aligned. A block's first
+// lookback reads 128-tile windows for 4-byte types (a small gain: that first walk crosses
+// every block's first tile); for 8-byte types wider first windows lost, 16-byte
+// descriptors making each poll twice the bytes (docs/perf/scan.md, "The first
+// lookback's window").
 constexpr scan_tuning scan_tuning_for_size(std::size_t element_bytes) {
   if (element_bytes <= 4)
     return {256, 32, 32, 5, true, 2.5, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 2, true, 4};

@@ -18,10 +18,10 @@
 //
 // Two entries, because the type of the item count picks CUB's code path: "cub" passes n
 // as an int where it fits (CUB's examples do; 32-bit offsets), "cub_64bit_count" always
-// as a 64-bit count (what a caller holding a size_t passes). Measured at 2^28 keys on an
-// H100 and an H200 (docs/perf/radix_sort.md): uint32 keys alone sort 14-17% faster with
-// the 64-bit count, uint32 pairs 4-15% slower, uint64 keys the same. The bench shows both;
-// onepass is compared with the faster.
+// as a 64-bit count (what a caller holding a size_t passes). Neither is faster for every
+// sort: uint32 keys alone sort faster with the 64-bit count, uint32 pairs slower, uint64
+// keys the same (docs/perf/radix_sort.md, "CUB is faster given a 64-bit count"). The bench
+// shows both; onepass is compared with the faster.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
