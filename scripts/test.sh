@@ -10,5 +10,5 @@ cd "$(dirname "$0")/.."
 preset=${1:-dev}
 echo "scripts/test.sh: preset $preset, ${ONEPASS_GPU:-no GPU}, CMAKE_CUDA_ARCHITECTURES=$ONEPASS_ARCHS"
 cmake --preset "$preset" -DCMAKE_CUDA_ARCHITECTURES="$ONEPASS_ARCHS"
-cmake --build --preset "$preset"
+cmake --build --preset "$preset" --parallel "$(nproc)"
 ctest --preset "$preset"
