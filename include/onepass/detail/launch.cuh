@@ -158,12 +158,12 @@ bool try_launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, st
 template <auto Kernel>
 bool allow_dynamic_shared(int shared_bytes) {
   if (shared_bytes <= 48 * 1024) return true;
-  if (shared_bytes > max_shared_bytes_per_block()) return false;
   constexpr int max_devices = 64;
   static std::atomic<bool> done[max_devices] = {};
   int device = 0;
   ONEPASS_CUDA_TRY(cudaGetDevice(&device));
   if (device < max_devices && done[device].load(std::memory_order_relaxed)) return true;
+  if (shared_bytes > max_shared_bytes_per_block()) return false;
   ONEPASS_CUDA_TRY(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   if (device < max_devices) done[device].store(true, std::memory_order_relaxed);
   return true;
