@@ -36,6 +36,9 @@ namespace onepass {
 using index_t = long long;
 
 namespace detail {
+// The most any GPU onepass supports gives a block (9.0, 10.x): a bound for checking tunings.
+inline constexpr int largest_max_shared_bytes_per_block = 227 * 1024;
+
 // The most shared memory a block may opt into on the architecture this device pass
 // compiles for: what cudaDevAttrMaxSharedMemoryPerBlockOptin reports on such GPUs (the
 // SM's shared memory less the 1 KiB it reserves for a block). For compile-time choices
@@ -43,13 +46,11 @@ namespace detail {
 // the device itself (max_shared_bytes_per_block(), detail/launch.cuh). The host pass has
 // no architecture and takes the largest, which only the device pass uses anyway.
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900 || (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1200)
-inline constexpr int arch_max_shared_bytes_per_block = 227 * 1024;  // 9.0, 10.x, 11.0
+inline constexpr int arch_max_shared_bytes_per_block = largest_max_shared_bytes_per_block;  // 9.0, 10.x, 11.0
 #elif __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 870
 inline constexpr int arch_max_shared_bytes_per_block = 163 * 1024;  // 8.0, 8.7
 #else
 inline constexpr int arch_max_shared_bytes_per_block = 99 * 1024;  // 8.6, 8.9, 12.x
 #endif
-// The most any GPU onepass supports gives a block: a bound for checking tunings.
-inline constexpr int largest_max_shared_bytes_per_block = 227 * 1024;
 }  // namespace detail
 }  // namespace onepass
