@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds onepass's tests, examples and benchmark programs and runs the test suite:
+# Builds onepass's tests, examples and benchmark programs and runs the test suite, then
+# builds the Python package and runs its tests (scripts/python-test.sh):
 #   scripts/test.sh [preset]      (default: dev; CI runs `scripts/test.sh ci`)
 # GPU tests run where there is a GPU and are reported as skipped where there is none.
 # The build is for this machine's GPU (scripts/gpu-arch.sh); the ci preset also makes
@@ -12,3 +13,5 @@ echo "scripts/test.sh: preset $preset, ${ONEPASS_GPU:-no GPU}, CMAKE_CUDA_ARCHIT
 cmake --preset "$preset" -DCMAKE_CUDA_ARCHITECTURES="$ONEPASS_ARCHS"
 cmake --build --preset "$preset" --parallel "$(nproc)"
 ctest --preset "$preset"
+# The Python package and its tests (ONEPASS_SKIP_PYTHON=1 leaves them out).
+[ "${ONEPASS_SKIP_PYTHON:-0}" = 1 ] || scripts/python-test.sh "$preset"
