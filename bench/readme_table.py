@@ -7,7 +7,9 @@ Usage (from anywhere; standard library only):
     python3 bench/readme_table.py --write README.md  # rewrite README.md's table in place
 
 README.md holds the table between the lines `<!-- perf-table:begin -->` and
-`<!-- perf-table:end -->`; nothing else in the file is touched.
+`<!-- perf-table:end -->`, and the Python package's table (python_table, from
+bench/python_bench.py's <gpu>-python.json) between `<!-- python-table:begin -->` and
+`<!-- python-table:end -->`; nothing else in the file is touched.
 
 Where each figure comes from. A row names one table of onepass-bench ("scan: int32, 2^30
 items, inclusive sum") and the variant that is onepass's production path. For each GPU
@@ -45,6 +47,8 @@ LINK_BASE = "bench/results"  # links are relative to README.md, at the repositor
 
 BEGIN = "<!-- perf-table:begin -->"
 END = "<!-- perf-table:end -->"
+PY_BEGIN = "<!-- python-table:begin -->"
+PY_END = "<!-- python-table:end -->"
 MISSING = "—"
 
 # (column title, file prefix): the GPU columns, in order.
@@ -104,9 +108,43 @@ FOOTNOTES = (
 )
 
 
+# The Python table (README's "Python" section): bench/python_bench.py's tables, where
+# onepass_py, torch and cupy run in one process, so every ratio is a ratio of times.
+PyRow = namedtuple("PyRow", "label ceiling table torch cupy")
+PY_ROWS = (
+    PyRow("cumsum, int32, 2^28", "copy", "scan: int32, 2^28 items, inclusive sum", "torch", "cupy"),
+    PyRow("sum, int32, 2^28", "read", "reduce: int32, 2^28 items, sum", "torch", "cupy"),
+    PyRow("sort, int32 keys, 2^28", "copy", "radix_sort: int32 keys, 2^28 items", "torch", "cupy"),
+    PyRow("histogram, uint8, 2^28, 256 bins", "read", "histogram: uint8, 2^28 items, 256 bins", "torch", "cupy"),
+    PyRow("masked_select, int32, 2^28, half kept", "copy", "select: int32, 2^28 items, half kept (masked_select)",
+          "torch", "cupy"),
+    PyRow("unique_consecutive, int32, 2^28, runs of 4", "copy",
+          "unique: int32, 2^28 items, runs of 4 (unique_consecutive)", "torch", None),
+    PyRow("rms_norm, float32, 16384 × 4096", "copy", "rms_norm: float32, 16384 x 4096", "torch", None),
+)
+PY_FOOTNOTES = (
+    "onepass_py: the package's call as a user writes it (results allocated per call), timed in one "
+    "process with torch and CuPy on the same arrays (`bench/python_bench.py`): % of that run's copy or "
+    "read, and ×torch / ×CuPy its speed over theirs (torch.cumsum, torch.sum, torch.sort(stable=True), "
+    "torch.bincount, torch.masked_select, torch.unique_consecutive, torch's rms_norm; cupy.cumsum, "
+    "cupy.sum, cupy.sort, cupy.bincount, boolean indexing). Blank: no such call in that library.",
+)
+
+
 # --- reading the results ----------------------------------------------------------------
 
 ResultFile = namedtuple("ResultFile", "path date is_peers records")
+
+
+def load_python_results(results_dir, prefix):
+    """The <prefix>-python*.json files (bench/python_bench.py's), newest first."""
+    files = []
+    for path in sorted(glob.glob(os.path.join(results_dir, prefix + "-python*.json"))):
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        files.append(ResultFile(path, doc.get("date", ""), False, doc.get("records", [])))
+    files.sort(key=lambda r: (r.date, os.path.basename(r.path)), reverse=True)
+    return files
 
 
 def load_results(results_dir, prefix):
@@ -117,6 +155,8 @@ def load_results(results_dir, prefix):
     for path in sorted(set(paths)):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
+        if doc.get("tool", "").startswith("python_bench.py"):
+            continue  # the Python table's (load_python_results)
         files.append(ResultFile(path, doc.get("date", ""), doc.get("tool", "").startswith("peers.py"),
                                 doc.get("records", [])))
     # Newest first; the name breaks ties so the choice never depends on the file system.
@@ -207,17 +247,54 @@ def table(results_dir=RESULTS, link_base=LINK_BASE):
     return "\n".join(lines) + "\n"
 
 
+def python_table(results_dir=RESULTS, link_base=LINK_BASE):
+    """The README's Python table and its footnote (no markers)."""
+    files = {prefix: load_python_results(results_dir, prefix) for _, prefix in GPUS}
+    head = ["call", "% of"]
+    for name, _ in GPUS:
+        head += [name, "×torch", "×CuPy"]
+    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|---:|---:|" * len(GPUS)]
+    for row in PY_ROWS:
+        cells = [row.label, row.ceiling]
+        for _, prefix in GPUS:
+            found = None
+            for f in files[prefix]:
+                recs = {r.get("variant"): r for r in f.records if r.get("params", {}).get("table") == row.table}
+                if "onepass_py" in recs:
+                    found = (f, recs)
+                    break
+            if found is None:
+                cells += [MISSING, MISSING, MISSING if row.cupy else ""]
+                continue
+            f, recs = found
+            mine = pct(recs["onepass_py"], row.ceiling)
+            if mine is None:
+                cells += [link("FAILED", f.path, link_base), MISSING, MISSING if row.cupy else ""]
+                continue
+            cells.append(link(f"{mine:.1f}%", f.path, link_base))
+            for peer in (row.torch, row.cupy):
+                if peer is None:
+                    cells.append("")
+                    continue
+                theirs = pct(recs.get(peer), row.ceiling)
+                cells.append(f"{mine / theirs:.2f}×" if theirs else MISSING)
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines += [f"- {note}" for note in PY_FOOTNOTES]
+    return "\n".join(lines) + "\n"
+
+
 # --- the README --------------------------------------------------------------------------
 
-def split_readme(text):
+def split_readme(text, begin=BEGIN, end=END):
     """(before, table, after) around the markers; ValueError if they are not there once each."""
-    if text.count(BEGIN) != 1 or text.count(END) != 1:
-        raise ValueError(f"expected one '{BEGIN}' and one '{END}' line")
-    before, rest = text.split(BEGIN, 1)
-    inside, after = rest.split(END, 1)
+    if text.count(begin) != 1 or text.count(end) != 1:
+        raise ValueError(f"expected one '{begin}' and one '{end}' line")
+    before, rest = text.split(begin, 1)
+    inside, after = rest.split(end, 1)
     if not before.endswith("\n") and before:
-        raise ValueError(f"'{BEGIN}' must start a line")
-    return before + BEGIN + "\n", inside.lstrip("\n"), END + after
+        raise ValueError(f"'{begin}' must start a line")
+    return before + begin + "\n", inside.lstrip("\n"), end + after
 
 
 def main(argv=None):
@@ -228,29 +305,35 @@ def main(argv=None):
     p.add_argument("--results", default=RESULTS, help="the results folder (default bench/results)")
     args = p.parse_args(argv)
 
-    want = table(args.results)
+    tables = ((BEGIN, END, table(args.results), "performance table"),
+              (PY_BEGIN, PY_END, python_table(args.results), "Python table"))
     if not (args.check or args.write):
-        sys.stdout.write(want)
+        sys.stdout.write(tables[0][2] + "\n" + tables[1][2])
         return 0
     path = args.check or args.write
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    try:
-        before, have, after = split_readme(text)
-    except ValueError as e:
-        print(f"{path}: {e}", file=sys.stderr)
-        return 2
-    if args.check:
-        if have == want:
-            print(f"{path}: the performance table matches bench/results/")
-            return 0
-        print(f"{path}: the performance table differs from bench/results/; "
-              f"run: python3 bench/readme_table.py --write {path}", file=sys.stderr)
-        return 1
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(before + want + after)
-    print(f"{path}: performance table written")
-    return 0
+    status = 0
+    for begin, end, want, what in tables:
+        try:
+            before, have, after = split_readme(text, begin, end)
+        except ValueError as e:
+            print(f"{path}: {e}", file=sys.stderr)
+            return 2
+        if args.check:
+            if have == want:
+                print(f"{path}: the {what} matches bench/results/")
+            else:
+                print(f"{path}: the {what} differs from bench/results/; "
+                      f"run: python3 bench/readme_table.py --write {path}", file=sys.stderr)
+                status = 1
+        else:
+            text = before + want + after
+            print(f"{path}: {what} written")
+    if args.write:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return status
 
 
 if __name__ == "__main__":

@@ -105,12 +105,37 @@ class RatioTest(unittest.TestCase):
         self.assertIn("| scan, int32, 2^30, inclusive sum | copy | [90.0%]", text)
 
 
+class PythonTableTest(RatioTest):
+    def test_ratios_are_time_ratios_from_one_run(self):
+        title = readme_table.PY_ROWS[0].table
+        self.write("h100-python.json", doc("python_bench.py (onepass 0.1.0)", "2026-01-02T00:00:00Z",
+                                           [rec("onepass_py", 99.0, title), rec("torch", 66.0, title),
+                                            rec("cupy", 33.0, title)]), markdown=True)
+        # An onepass-bench file with a table of the same title is not the Python table's.
+        self.write("h100.json", doc("onepass-bench 0.1.0", "2026-01-03T00:00:00Z", [rec("onepass_py", 1.0, title)]))
+        text = readme_table.python_table(self.dir.name)
+        self.assertIn("| cumsum, int32, 2^28 | copy | [99.0%](bench/results/h100-python.md) | 1.50× | 3.00× | — |",
+                      text)
+        self.assertEqual(readme_table.row_cell(SCAN, readme_table.load_results(self.dir.name, "h100")).pct, None)
+
+    def test_a_python_file_never_feeds_the_main_table(self):
+        self.write("h100-python.json", doc("python_bench.py (onepass 0.1.0)", "2026-01-02T00:00:00Z",
+                                           [rec("onepass", 90.0)]))
+        self.assertEqual(readme_table.load_results(self.dir.name, "h100"), [])
+
+
 class ReadmeTest(unittest.TestCase):
     def test_readme_table_matches_the_committed_results(self):
         with open(os.path.join(readme_table.REPO, "README.md"), encoding="utf-8") as f:
             _, have, _ = readme_table.split_readme(f.read())
         self.assertEqual(have, readme_table.table(),
                          "README.md's performance table is stale: python3 bench/readme_table.py --write README.md")
+
+    def test_readme_python_table_matches_the_committed_results(self):
+        with open(os.path.join(readme_table.REPO, "README.md"), encoding="utf-8") as f:
+            _, have, _ = readme_table.split_readme(f.read(), readme_table.PY_BEGIN, readme_table.PY_END)
+        self.assertEqual(have, readme_table.python_table(),
+                         "README.md's Python table is stale: python3 bench/readme_table.py --write README.md")
 
 
 if __name__ == "__main__":
