@@ -120,7 +120,7 @@ struct segmented_scan_tuning {
   // and for untouched gaps slower, so they are for gaps as heads alone
   // (docs/perf/segmented_scan.md, "Gaps as heads on long segments: runs of 32"). That
   // sweep had short gaps' inner words stored by their lanes
-  // (docs/perf/experiments/segmented-lane-gap-stores.patch, not in main); segmented_scan_row
+  // (git show e8ae211:docs/perf/experiments/segmented-lane-gap-stores.patch); segmented_scan_row
   // turns the choice on from 64 items, measured again without them: faster, nothing
   // slower ("Runs of 32 adopted").
   long long gaps_as_heads_long_segment_items = 0;
