@@ -1,6 +1,7 @@
 // onepass/onepass.cuh — everything public in one include.
 #pragma once
 
+#include "onepass/types.cuh"
 #include "onepass/error.cuh"
 #include "onepass/functional.cuh"
 #include "onepass/warp/warp_reduce.cuh"
@@ -13,6 +14,7 @@
 #include "onepass/histogram.cuh"
 #include "onepass/reduce.cuh"
 #include "onepass/scan.cuh"
+#include "onepass/segments.cuh"
 #include "onepass/segmented_scan.cuh"
 #include "onepass/select.cuh"
 #include "onepass/radix_sort.cuh"

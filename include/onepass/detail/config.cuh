@@ -4,6 +4,8 @@
 // for its CPU-thread tests, so the function qualifiers must vanish outside nvcc.
 #pragma once
 
+#include "onepass/types.cuh"
+
 #if defined(__CUDACC__)
 #define ONEPASS_HD __host__ __device__
 #define ONEPASS_DEVICE __device__
@@ -32,9 +34,6 @@
 #define ONEPASS_VERSION_PATCH 0
 
 namespace onepass {
-// Element counts are 64-bit everywhere: arrays of more than 2^31 items are supported.
-using index_t = long long;
-
 namespace detail {
 // The most any GPU onepass supports gives a block (9.0, 10.x): a bound for checking tunings.
 inline constexpr int largest_max_shared_bytes_per_block = 227 * 1024;

@@ -14,12 +14,6 @@
 
 namespace onepass {
 
-// Caller-provided scratch memory for the allocation-free ("workspace") call style.
-struct workspace {
-  void* data = nullptr;
-  std::size_t bytes = 0;
-};
-
 namespace detail {
 
 inline std::string bytes_str(std::size_t b) { return std::to_string(b) + " bytes"; }
