@@ -16,13 +16,21 @@
 namespace onepass::tuning {
 
 struct histogram_tuning {
-  int block_threads;
-  int vectors_per_thread;  // 16-byte loads each thread has in flight per round
-  int blocks_per_sm;       // the grid, at most (fewer when shared memory or n is small)
-  int column_max_bins;     // up to this many bins: the conflict-free `columns` layout
+  int block_threads = 0;
+  int vectors_per_thread = 0;  // 16-byte loads each thread has in flight per round
+  int blocks_per_sm = 0;       // the grid, at most (fewer when shared memory or n is small)
+  int column_max_bins = 0;     // up to this many bins: the conflict-free `columns` layout
 };
 
-inline constexpr histogram_tuning histogram_sm90 = {512, 4, 4, 256};
+constexpr histogram_tuning histogram_sm90_row() {
+  histogram_tuning t{};
+  t.block_threads = 512;
+  t.vectors_per_thread = 4;
+  t.blocks_per_sm = 4;
+  t.column_max_bins = 256;
+  return t;
+}
+inline constexpr histogram_tuning histogram_sm90 = histogram_sm90_row();
 
 // The dispatcher takes the tuning as a type holding `static constexpr histogram_tuning
 // value`, so experiments can try rows that are not in the table.

@@ -186,18 +186,34 @@ constexpr radix_sort_tuning radix_sort_tuning_for(std::size_t key_bytes, std::si
   // The histogram (keys only, so the same for pairs): one block of 1024 threads a SM with
   // 128 KiB of counter copies, 32 of each counter for 4 passes, 16 for 8.
   const int copies = key_bytes > 4 ? 16 : 32;
+  radix_sort_tuning t{};
+  t.histogram_block_threads = 1024;
+  t.histogram_blocks_per_sm = 1;
+  t.histogram_counter_copies = copies;
+  t.portion_items = 1ll << 28;
+  t.lookback_first_pause_ns = 32;
+  t.onesweep_min_blocks_per_sm = 2;
   if (value_bytes == 0) {
-    radix_sort_tuning keys = wide ? radix_sort_tuning{16, 1024, 1, 1ll << 28, 4, 32, 4, staged, 2, 512, true, copies,
-                                                      radix_keys_l2_prefetch_bytes}
-                                  : radix_sort_tuning{32, 1024, 1, 1ll << 28, 4, 32, 2, staged, 2, 384, true, copies,
-                                                      radix_keys_l2_prefetch_bytes};
+    radix_sort_tuning keys = t;
+    keys.onesweep_items_per_thread = wide ? 16 : 32;
+    keys.lookback_window = 4;
+    keys.rank_group = wide ? 4 : 2;
+    keys.value_load = staged;
+    keys.onesweep_block_threads = wide ? 512 : 384;
+    keys.keys_apart = true;
+    keys.l2_prefetch_bytes = radix_keys_l2_prefetch_bytes;
     keys.small_sort_max_items = wide ? radix_small_sort_max_items_8byte_keys : radix_small_sort_max_items_4byte_keys;
     keys.tiny_sort_max_items =
         key_bytes > 4 ? radix_tiny_sort_max_items_8byte_keys : radix_tiny_sort_max_items_4byte_keys;
     return keys;
   }
-  radix_sort_tuning pairs = wide ? radix_sort_tuning{16, 1024, 1, 1ll << 28, 2, 32, 4, staged, 2, 384, false, copies}
-                                 : radix_sort_tuning{20, 1024, 1, 1ll << 28, 2, 32, 4, after_keys, 2, 384, false, copies};
+  radix_sort_tuning pairs = t;
+  pairs.onesweep_items_per_thread = wide ? 16 : 20;
+  pairs.lookback_window = 2;
+  pairs.rank_group = 4;
+  pairs.value_load = wide ? staged : after_keys;
+  pairs.onesweep_block_threads = 384;
+  pairs.keys_apart = false;
   pairs.onesweep_cluster_blocks = 2;
   pairs.cluster_write_together = true;
   pairs.plain_sort_max_items = radix_plain_sort_max_items_pairs;

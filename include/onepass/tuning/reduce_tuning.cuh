@@ -17,9 +17,9 @@
 namespace onepass::tuning {
 
 struct reduce_tuning {
-  int block_threads;
-  int items_per_thread;  // per segment; a multiple of the 128-bit vector width
-  int blocks_per_sm;     // the grid, at most: this many blocks per SM (fewer when n is small)
+  int block_threads = 0;
+  int items_per_thread = 0;  // per segment; a multiple of the 128-bit vector width
+  int blocks_per_sm = 0;     // the grid, at most: this many blocks per SM (fewer when n is small)
   // Programmatic dependent launch (Hopper): the second kernel is launched so that it is
   // resident, waiting, when the first finishes, which saves a launch latency on small
   // inputs. Launching the first one so too lets it overlap the kernel before it,
@@ -30,9 +30,11 @@ struct reduce_tuning {
 };
 
 constexpr reduce_tuning reduce_tuning_for_size(std::size_t element_bytes) {
-  if (element_bytes <= 4) return {256, 16, 6};
-  if (element_bytes <= 8) return {256, 8, 6};
-  return {256, 2, 6};
+  reduce_tuning t{};
+  t.block_threads = 256;
+  t.items_per_thread = element_bytes <= 4 ? 16 : element_bytes <= 8 ? 8 : 2;
+  t.blocks_per_sm = 6;
+  return t;
 }
 
 // The dispatcher takes the tuning as a type holding `static constexpr reduce_tuning

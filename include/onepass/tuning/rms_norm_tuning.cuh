@@ -74,11 +74,27 @@ struct rms_norm_tuning {
 // The table for compute capability 8.0 and newer; element sizes 2 (bfloat16) and 4 (float).
 // Streaming stores for float only: in two sweeps on sm_90 they gained at most widths for
 // float and lost slightly at most widths for bfloat16 (docs/perf/reduce.md, "RMSNorm").
+// A shape by name: block_threads threads, row_threads of them a row, items_per_thread
+// values each in registers.
+constexpr rms_norm_shape rms_norm_shape_of(int block_threads, int row_threads, int items_per_thread) {
+  rms_norm_shape s{};
+  s.block_threads = block_threads;
+  s.row_threads = row_threads;
+  s.items_per_thread = items_per_thread;
+  return s;
+}
+
 constexpr rms_norm_tuning rms_norm_tuning_for_size(std::size_t element_bytes) {
-  rms_norm_tuning t{{{256, 32, 16}, {128, 128, 16}, {256, 256, 16}, {512, 512, 16}, {1024, 1024, 16}},
-                    5,
-                    512,
-                    4};
+  rms_norm_tuning t{};
+  // A warp a row up to 512 values, then a block a row of 128 ... 1024 threads.
+  t.shapes[0] = rms_norm_shape_of(256, 32, 16);
+  t.shapes[1] = rms_norm_shape_of(128, 128, 16);
+  t.shapes[2] = rms_norm_shape_of(256, 256, 16);
+  t.shapes[3] = rms_norm_shape_of(512, 512, 16);
+  t.shapes[4] = rms_norm_shape_of(1024, 1024, 16);
+  t.shape_count = 5;
+  t.two_pass_threads = 512;
+  t.two_pass_unroll = 4;
   t.streaming_stores = element_bytes >= 4;
   return t;
 }

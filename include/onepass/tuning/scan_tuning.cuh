@@ -16,9 +16,9 @@
 namespace onepass::tuning {
 
 struct scan_tuning {
-  int block_threads;
-  int items_per_thread;
-  unsigned lookback_backoff_ns;  // first pause between polls of a not-ready tile; 0 = spin
+  int block_threads = 0;
+  int items_per_thread = 0;
+  unsigned lookback_backoff_ns = 0;  // first pause between polls of a not-ready tile; 0 = spin
   // The one-tile-per-block kernel: the compiler keeps registers low enough for this
   // many resident blocks per SM (__launch_bounds__' second argument); 0 leaves it to
   // the compiler. Not the same as
@@ -87,11 +87,26 @@ inline constexpr long long scan_l2_prefetch_min_input_bytes = 128ll << 20;
 // descriptors making each poll twice the bytes (docs/perf/scan.md, "The first
 // lookback's window").
 constexpr scan_tuning scan_tuning_for_size(std::size_t element_bytes) {
-  if (element_bytes <= 4)
-    return {256, 32, 32, 5, true, 2.5, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 2, true, 4};
-  if (element_bytes <= 8)
-    return {256, 16, 32, 4, true, 0, scan_l2_prefetch_bytes, scan_l2_prefetch_min_input_bytes, true, 1, true};
-  return {128, 4, 32, 0, false};
+  scan_tuning t{};
+  t.lookback_backoff_ns = 32;
+  if (element_bytes > 8) {  // unmeasured: one tile per block, 128 x 4
+    t.block_threads = 128;
+    t.items_per_thread = 4;
+    return t;
+  }
+  const bool four = element_bytes <= 4;
+  t.block_threads = 256;
+  t.items_per_thread = four ? 32 : 16;
+  t.min_blocks_per_sm = four ? 5 : 4;
+  t.pipelined = true;
+  t.pipeline_min_tiles_per_block = four ? 2.5 : 0;
+  t.l2_prefetch_bytes = scan_l2_prefetch_bytes;
+  t.l2_prefetch_min_input_bytes = scan_l2_prefetch_min_input_bytes;
+  t.single_wave = true;
+  t.pipeline_lookback_tiles_per_lane = four ? 2 : 1;
+  t.pipeline_clears_workspace = true;
+  t.pipeline_first_lookback_tiles_per_lane = four ? 4 : 0;
+  return t;
 }
 
 // The dispatcher takes the tuning as a type holding `static constexpr scan_tuning value`,

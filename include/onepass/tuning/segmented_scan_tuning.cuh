@@ -57,9 +57,9 @@ namespace onepass::tuning {
 enum class thread_scan_order { in_order, grouped_for_offsets, grouped };
 
 struct segmented_scan_tuning {
-  int block_threads;
-  int items_per_thread;
-  unsigned lookback_backoff_ns;  // first pause between polls of a not-ready tile; 0 = spin
+  int block_threads = 0;
+  int items_per_thread = 0;
+  unsigned lookback_backoff_ns = 0;  // first pause between polls of a not-ready tile; 0 = spin
   int min_blocks_per_sm = 0;     // __launch_bounds__' second argument; 0 = the compiler's choice
   // How far ahead of its own tile a block asks L2 to prefetch the values (whole tiles; 0 =
   // none), for 16-byte aligned values of at least l2_prefetch_min_input_bytes (as the
@@ -142,15 +142,16 @@ inline constexpr long long segmented_scan_l2_prefetch_min_input_bytes = 128ll <<
 // 512-word window) where segments average 64 items or more.
 constexpr segmented_scan_tuning segmented_scan_row(int threads, int min_blocks, int pipeline_threads,
                                                    int pipeline_by_key_min_blocks) {
-  segmented_scan_tuning t{threads,
-                          32,
-                          32,
-                          min_blocks,
-                          segmented_scan_l2_prefetch_bytes,
-                          segmented_scan_l2_prefetch_min_input_bytes,
-                          true,
-                          pipeline_threads,
-                          16};
+  segmented_scan_tuning t{};
+  t.block_threads = threads;
+  t.items_per_thread = 32;
+  t.lookback_backoff_ns = 32;
+  t.min_blocks_per_sm = min_blocks;
+  t.l2_prefetch_bytes = segmented_scan_l2_prefetch_bytes;
+  t.l2_prefetch_min_input_bytes = segmented_scan_l2_prefetch_min_input_bytes;
+  t.pipelined = true;
+  t.pipeline_block_threads = pipeline_threads;
+  t.pipeline_items_per_thread = 16;
   t.pipeline_min_blocks_per_sm = 4;
   t.pipeline_clears_workspace = true;
   t.pipeline_by_key_min_blocks_per_sm = pipeline_by_key_min_blocks;
@@ -164,7 +165,11 @@ constexpr segmented_scan_tuning segmented_scan_row(int threads, int min_blocks, 
 constexpr segmented_scan_tuning segmented_scan_tuning_for_size(std::size_t element_bytes) {
   if (element_bytes <= 4) return segmented_scan_row(256, 3, 256, 3);
   if (element_bytes <= 8) return segmented_scan_row(128, 0, 128, 4);
-  return {128, 4, 32, 0};
+  segmented_scan_tuning t{};  // unmeasured sizes: one tile per block, 128 x 4
+  t.block_threads = 128;
+  t.items_per_thread = 4;
+  t.lookback_backoff_ns = 32;
+  return t;
 }
 
 // By size, except that 8-byte floating-point values scan step A in groups in the offsets

@@ -15,9 +15,9 @@
 namespace onepass::tuning {
 
 struct select_tuning {
-  int block_threads;
-  int items_per_thread;
-  unsigned lookback_backoff_ns;  // first pause between polls of a not-ready tile; 0 = spin
+  int block_threads = 0;
+  int items_per_thread = 0;
+  unsigned lookback_backoff_ns = 0;  // first pause between polls of a not-ready tile; 0 = spin
   // How far ahead of its own tile a block asks L2 to prefetch the input, in bytes (whole
   // tiles; 0 = none), for 16-byte aligned inputs of at least l2_prefetch_min_input_bytes
   // (as the scan's tuning): it keeps DRAM busy while tiles wait on their lookbacks, a
@@ -114,28 +114,27 @@ inline constexpr int select_unique_items_per_thread_4byte = 48;
 // on 16-byte aligned data with 2.5 tiles per resident block.
 inline constexpr double select_pipeline_min_tiles_per_block = 2.5;
 constexpr select_tuning select_tuning_for_size(std::size_t element_bytes) {
-  const int items = element_bytes >= 256 ? 1 : element_bytes <= 4 ? 64 : static_cast<int>(256 / element_bytes);
-  if (element_bytes == 4 || element_bytes == 8) {
-    const int rows = static_cast<int>(128 / element_bytes);
-    const long long prefetch = element_bytes == 4 ? select_l2_prefetch_bytes_4byte : select_l2_prefetch_bytes;
-    return {128,
-            items,
-            32,
-            prefetch,
-            select_l2_prefetch_min_input_bytes,
-            rows,
-            128 * (items - rows),
-            8,
-            element_bytes == 8,
-            true,
-            0,
-            element_bytes == 4 ? select_unique_items_per_thread_4byte : 0,
-            256,
-            static_cast<int>(128 / element_bytes),
-            select_pipeline_min_tiles_per_block,
-            2};
-  }
-  return {128, items, 32, select_l2_prefetch_bytes, select_l2_prefetch_min_input_bytes};
+  select_tuning t{};
+  t.block_threads = 128;
+  t.items_per_thread = element_bytes >= 256 ? 1 : element_bytes <= 4 ? 64 : static_cast<int>(256 / element_bytes);
+  t.lookback_backoff_ns = 32;
+  t.l2_prefetch_bytes = select_l2_prefetch_bytes;
+  t.l2_prefetch_min_input_bytes = select_l2_prefetch_min_input_bytes;
+  if (element_bytes != 4 && element_bytes != 8) return t;  // unmeasured sizes: the one-tile kernel alone
+  const int rows = static_cast<int>(128 / element_bytes);
+  if (element_bytes == 4) t.l2_prefetch_bytes = select_l2_prefetch_bytes_4byte;
+  t.register_rows = rows;
+  t.shared_items = 128 * (t.items_per_thread - rows);
+  t.split_min_blocks_per_sm = 8;
+  t.split_selects = element_bytes == 8;
+  t.vector_stores = true;
+  t.min_blocks_per_sm = 0;
+  t.unique_items_per_thread = element_bytes == 4 ? select_unique_items_per_thread_4byte : 0;
+  t.pipeline_threads = 256;
+  t.pipeline_items = static_cast<int>(128 / element_bytes);
+  t.pipeline_min_tiles_per_block = select_pipeline_min_tiles_per_block;
+  t.pipeline_lookback_tiles_per_lane = 2;
+  return t;
 }
 
 template <class T>
