@@ -87,7 +87,7 @@ struct segmented_scan_tuning {
   bool pipeline_clears_workspace = false;
   // Scan by key through the pipelined agent too, with this __launch_bounds__ minimum in
   // place of pipeline_min_blocks_per_sm (its keys, up to 4 bytes each, wait in registers
-  // for a step: agent/segmented_scan.cuh, key_heads); 0 = one tile per block.
+  // for a step: agent/segment_heads.cuh, key_heads); 0 = one tile per block.
   int pipeline_by_key_min_blocks_per_sm = 0;
   // How the pipelined agent's step A scans a thread's items (thread_scan_order).
   thread_scan_order pipeline_thread_scan = thread_scan_order::in_order;
