@@ -1,9 +1,9 @@
 // onepass/agent/segmented_scan_pipeline.cuh — the production segmented scan as
 // persistent blocks that keep loads in flight during their lookback.
 //
-// The plain scan's pipelined agent (scan_pipeline.cuh) applied to the segmented scan's
-// pairs (segmented_scan.cuh): a block stays resident and works on three tiles at once,
-// one per shared-memory stage. Each step:
+// The segmented scan's pairs (segmented_thread.cuh) as a policy of the persistent
+// pipeline (single_pass/pipeline.cuh), as the plain scan's (scan_pipeline.cuh): a block
+// stays resident and works on three tiles at once, one per shared-memory stage. Each step:
 //   C: starts the copies of a newly claimed tile's values into a stage (cp.async) and the
 //      loads of its heads into registers (the head source's fetch: 8 registers of flags,
 //      a word of each bitmap, or a thread's keys and, for lane 0, the key before its warp);
@@ -20,8 +20,8 @@
 // of every tile, and the segmented scan ran well below the plain scan's rate there
 // (docs/perf/segmented_scan.md, "The pipelined agent").
 //
-// The values move as in the plain scan's pipeline: 16-byte cp.async chunks into a stage
-// of scan_pipeline_layout (128-byte aligned rows, chunks permuted within a row), blocked
+// The values move as in the plain scan: 16-byte cp.async chunks into a stage
+// of pipeline_layout (128-byte aligned rows, chunks permuted within a row), blocked
 // reads, striped 16-byte stores from the stage. In a tile holding items in no segment
 // (gaps: begin/end arrays, or outside CSR offsets' window) each warp stores its own items,
 // item by item in the striped order where it holds such items, leaving them as they are
@@ -34,13 +34,13 @@
 
 #include <type_traits>
 
-#include "onepass/agent/scan_pipeline.cuh"
 #include "onepass/agent/segmented_scan.cuh"
+#include "onepass/single_pass/pipeline.cuh"
 
 namespace onepass::detail {
 
 // A full tile of a gap form (begin/end arrays, or CSR offsets' window), stored warp by
-// warp from its stage (Layout: the tile's scan_pipeline_layout). Warp w writes items
+// warp from its stage (Layout: the tile's pipeline_layout). Warp w writes items
 // [w * 32 * N, (w + 1) * 32 * N) of dst, which its own threads wrote to the stage; a
 // warp without uncovered items as 16-byte chunks, 512 contiguous bytes a store, a warp
 // with some through store_covered_striped (uncovered: the calling thread's mask).
@@ -105,12 +105,12 @@ template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, 
 __global__ void __launch_bounds__(BlockThreads,
                                   (MinBlocksPerSM > 0
                                        ? MinBlocksPerSM
-                                       : scan_pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
+                                       : pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
     segmented_scan_pipeline_kernel(const T* in, T* out, index_t n, Heads given_source, T init, Op op,
                                    segment_tile_state<T, Heads> state, lookback::tile_counter counter,
                                    unsigned backoff_ns, Delay delay, index_t prefetch_tiles) {
   static_assert(Heads::pipelined, "the head source must support fetch/heads");
-  using layout = scan_pipeline_layout<T, BlockThreads, ItemsPerThread>;
+  using layout = pipeline_layout<T, BlockThreads, ItemsPerThread>;
   using pair = segmented_value<T>;
   using pair_op = segmented_op<Op>;
   using descriptor = segment_descriptor_for<T, Heads>;
@@ -209,54 +209,31 @@ __global__ void __launch_bounds__(BlockThreads,
     }
   };
 
-  constexpr int claimer = BlockThreads > 32 ? 32 : 0;  // thread 0 publishes
-
-  // Prologue: tiles for stages 0, 1 and 2 (A, B and C of step 0) claimed, the first two
-  // loading; stage 0's tile published.
-  index_t first_tile, second_tile;
-  if constexpr (ClearsWorkspace) {
-    // Tiles b, b + G, b + 2G without the counter; the grid clears the descriptors and
-    // block 0 sets the counter to 3G while the first loads fly; the grid barrier orders
-    // both before the first publication and claim (agent/scan_pipeline.cuh).
-    const index_t blocks = gridDim.x;
-    first_tile = blockIdx.x;
-    second_tile = first_tile + blocks;
-    if (tid < S) claimed[tid] = first_tile + tid * blocks;
-  } else {
-    if (tid == 0) {
-      claimed[0] = counter.claim();
-      claimed[1] = counter.claim();
-      claimed[2] = counter.claim();
-    }
-    __syncthreads();
-    first_tile = claimed[0];
-    second_tile = claimed[1];
-  }
-  const fetched_t first = start_loads(0, first_tile);
-  fetched_t fetched_b = start_loads(1, second_tile);
-  if constexpr (ClearsWorkspace)
-    clear_lookback_in_grid<BlockThreads>(state, counter, tiles, S * static_cast<index_t>(gridDim.x));
-  thread_heads heads_a = heads_of(first, first_tile);
-  reduction reduced_a;  // this step's A, reduced a step ago
-  publish_tile(0, first_tile, heads_a, reduced_a);
-
-  for (int step = 0;; ++step) {
-    const int a = step % S, b = (step + 1) % S, c = (step + 2) % S;
-    __syncthreads();  // the last claim is visible; stage c (last step's A) is no longer read
-    const index_t tile = claimed[a];
-    if (tile >= tiles) break;  // uniform; later claims are larger still
-    // B's head masks before C's loads go out: computed after them, the masks' instructions
-    // waited on those loads' round trip with the step's first barrier behind them (int64
-    // begin/end arrays, docs/perf/segmented_scan.md, "stall sampling").
-    const thread_heads heads_b = heads_of(fetched_b, claimed[b]);
-    const fetched_t fetched_c = start_loads(c, claimed[c]);
-    reduction reduced_b;
-    publish_tile(b, claimed[b], heads_b, reduced_b);
-
-    // A: its thread prefixes and aggregate come from its reduction, no block-wide scan.
+  // What B leaves for A a step later: the reduction and the tile's head masks.
+  struct carried {
+    reduction reduced;
+    thread_heads heads;
+  };
+  // B, after C's loads: publish_tile, keeping the heads for A.
+  auto reduce = [&](int s, index_t tile, const thread_heads& h, carried& out_b) {
+    out_b.heads = h;
+    publish_tile(s, tile, h, out_b.reduced);
+  };
+  // A's result for its stores: the scanned items (the partial last tile of a gap form
+  // stores them from registers), the items not to write, whether the warp has any.
+  struct finished {
     T items[N];
-    layout::read_blocked(stage_at(a), items);
-    const thread_heads& h = heads_a;
+    unsigned uncovered;
+    bool warp_has_gaps;
+  };
+  // A: its thread prefixes and aggregate come from its reduction, no block-wide scan.
+  // Ends with the scanned tile in its stage.
+  auto finish = [&](int s, index_t tile, const carried& ca, int) {
+    finished f;
+    T (&items)[N] = f.items;
+    layout::read_blocked(stage_at(s), items);
+    const thread_heads& h = ca.heads;
+    const reduction& reduced_a = ca.reduced;
     const bool headless = HeadlessTiles && __all_sync(full_warp_mask, reduced_a.headless);  // uniform
     if (headless)
       scan_thread_segments<Heads::has_gaps>(items, thread_heads{0u, 0u}, op);  // in order, as the plain scan
@@ -288,34 +265,37 @@ __global__ void __launch_bounds__(BlockThreads,
     if constexpr (Heads::has_window)
       uncovered = outside_window<N>(tile * layout::tile_items + static_cast<index_t>(tid) * N, window[0], window[1]);
     if constexpr (heads_copy_gaps<Heads>::value)
-      layout::write_blocked_except(stage_at(a), items, uncovered);  // gap items: their input, loaded at C
+      layout::write_blocked_except(stage_at(s), items, uncovered);  // gap items: their input, loaded at C
     else
-      layout::write_blocked(stage_at(a), items);
+      layout::write_blocked(stage_at(s), items);
     bool warp_has_gaps = false;  // gap forms store warp by warp (store_warp_items)
     if constexpr (gap_form) warp_has_gaps = __any_sync(full_warp_mask, uncovered != 0);
-    __syncthreads();  // the scanned tile is in stage a
-
-    // The next step's C, claimed after the step's last barrier so that its round trip
-    // overlaps the stores (as in the plain pipeline); it goes into slot a.
-    index_t next_claim = 0;
-    if (tid == claimer) next_claim = counter.claim();
+    __syncthreads();  // the scanned tile is in stage s
+    f.uncovered = uncovered;
+    f.warp_has_gaps = warp_has_gaps;
+    return f;
+  };
+  auto store = [&](int s, index_t tile, const carried&, const finished& f) {
     if constexpr (!gap_form) {
-      layout::store_tile(stage_at(a), out, tile, n);
+      layout::store_tile(stage_at(s), out, tile, n);
     } else if (n - tile * layout::tile_items >= layout::tile_items) {
-      store_warp_items<layout, N>(stage_at(a), out + tile * layout::tile_items, uncovered, warp_has_gaps);
+      store_warp_items<layout, N>(stage_at(s), out + tile * layout::tile_items, f.uncovered, f.warp_has_gaps);
     } else {
       // The last, partial tile: each thread writes its own covered items.
       const index_t first_item = tile * layout::tile_items + static_cast<index_t>(tid) * N;
 #pragma unroll
       for (int i = 0; i < N; ++i)
-        if (first_item + i < n && !((uncovered >> i) & 1u)) out[first_item + i] = items[i];
+        if (first_item + i < n && !((f.uncovered >> i) & 1u)) out[first_item + i] = f.items[i];
     }
-    if (tid == claimer) claimed[a] = next_claim;
-    heads_a = heads_b;
-    reduced_a = reduced_b;
-    fetched_b = fetched_c;
-  }
-  cp_async_wait<0>();  // no copy may outlive the block
+  };
+  auto clear = [&](index_t next_claim) { clear_lookback_in_grid<BlockThreads>(state, counter, tiles, next_claim); };
+  constexpr int claimer = BlockThreads > 32 ? 32 : 0;  // thread 0 publishes
+  // B's head masks are computed before C's loads go out (heads_of as the pipeline's
+  // prepare): computed after them, the masks' instructions waited on those loads' round
+  // trip with the step's first barrier behind them (int64 begin/end arrays,
+  // docs/perf/segmented_scan.md, "stall sampling").
+  run_persistent_pipeline<carried, ClearsWorkspace, claimer>(claimed, counter, tiles, start_loads, heads_of, reduce,
+                                                              finish, store, clear);
 }
 
 }  // namespace onepass::detail

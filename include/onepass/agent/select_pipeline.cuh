@@ -1,6 +1,6 @@
 // onepass/agent/select_pipeline.cuh — the stream compaction (select_if, unique, partition)
-// as persistent blocks that keep loads in flight during their lookback: the production
-// scan's pipeline (agent/scan_pipeline.cuh) with a select's decisions and writes.
+// as persistent blocks that keep loads in flight during their lookback: a policy of the
+// persistent pipeline (single_pass/pipeline.cuh) with a select's decisions and writes.
 //
 // Why: the one-tile kernels (agent/select.cuh, agent/select_split.cuh) hold a tile while
 // their lookback waits and load nothing meanwhile. The scan's pipeline, with its stores
@@ -51,19 +51,19 @@
 #include <cstring>
 #include <type_traits>
 
-#include "onepass/agent/scan_pipeline.cuh"
 #include "onepass/agent/select.cuh"
+#include "onepass/single_pass/pipeline.cuh"
 
 namespace onepass::detail {
 
 template <class T, int BlockThreads, int ItemsPerThread>
 struct select_pipeline_layout {
-  using loads = scan_pipeline_layout<T, BlockThreads, ItemsPerThread>;
+  using loads = pipeline_layout<T, BlockThreads, ItemsPerThread>;
   static constexpr int vector = loads::vector;  // items per 16-byte chunk
   static constexpr int tile_items = loads::tile_items;
   static constexpr int tile_bytes = loads::tile_bytes;
   static constexpr int stages = 3;
-  // A stage holds the tile as loaded (permuted chunks, scan_pipeline_layout) and later its
+  // A stage holds the tile as loaded (permuted chunks, pipeline_layout) and later its
   // packed items (packed_layout: one padding item every 128 bytes, so threads writing
   // kept items about N * (fraction kept) apart do not share banks), so it is as large as
   // the packed tile; then 16 bytes for the chunk before the tile that unique copies;
@@ -74,7 +74,7 @@ struct select_pipeline_layout {
   static constexpr int stage_bytes = (packed_bytes + 16 + 127) / 128 * 128;
   static constexpr int base_alignment = loads::base_alignment;
   static constexpr int shared_bytes = stages * stage_bytes + base_alignment - 16;
-  // Blocks per SM that the shared memory allows (as scan_pipeline_layout's).
+  // Blocks per SM that the shared memory allows (as pipeline_layout's).
   static constexpr int resident_by_shared = arch_max_shared_bytes_per_block / (shared_bytes + 1024) > 0
                                                 ? arch_max_shared_bytes_per_block / (shared_bytes + 1024)
                                                 : 1;
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(
     return left >= N ? N : left > 0 ? static_cast<int>(left) : 0;
   };
 
-  // One cp.async group per stage, empty or not (the group counting of the scan's pipeline).
+  // One cp.async group per stage, empty or not (the pipeline's group counting).
   auto start_loads = [&](int s, index_t tile) {
     if constexpr (Job::needs_previous) {
       if (tid == 0 && tile > 0 && tile < tiles)
@@ -148,12 +148,14 @@ __global__ void __launch_bounds__(
                     reinterpret_cast<const unsigned char*>(job.in) + tile * layout::tile_bytes - 16);
     }
     layout::loads::start_loads(stage_at(s), job.in, tile, tiles, n, prefetch_tiles);
+    return pipeline_nothing{};
   };
+  auto prepare = [](pipeline_nothing, index_t) { return pipeline_nothing{}; };
 
   // Stage B: waits for the stage's copies (all but the newest group are complete),
   // decides the thread's items, scans the counts and publishes the tile's count (tile 0
   // publishes its prefix at its lookback instead). Ends after the scan's barrier.
-  auto decide = [&](int s, index_t tile, decision& d) {
+  auto decide = [&](int s, index_t tile, pipeline_nothing, decision& d) {
     cp_async_wait<1>();
     __syncthreads();  // every thread's copies into stage s have landed
     if (tile >= tiles) return;  // uniform
@@ -181,37 +183,17 @@ __global__ void __launch_bounds__(
     }
   };
 
-  auto claim_into = [&](int s) { claimed[s] = counter.claim(); };
-  constexpr int claimer = Threads > 32 ? 32 : 0;  // thread 0 publishes
-
-  decision decided_a;  // this step's A, decided a step ago
-  if (tid == 0) {
-    claim_into(0);
-    claim_into(1);
-    claim_into(2);
-  }
-  __syncthreads();
-  start_loads(0, claimed[0]);
-  start_loads(1, claimed[1]);
-  decide(0, claimed[0], decided_a);
-
-  for (int step = 0;; ++step) {
-    const int a = step % S, b = (step + 1) % S, c = (step + 2) % S;
-    __syncthreads();  // the last claim is visible; stage c (last step's A) is no longer read
-    const index_t tile = claimed[a];
-    if (tile >= tiles) break;  // uniform; later claims are larger still
-    start_loads(c, claimed[c]);
-    decision decided_b;
-    decide(b, claimed[b], decided_b);
-
-    unsigned char* stage = stage_at(a);
+  // A: every thread reads its items; warp 0 looks back while the other warps pack (it
+  // packs after): only its own packing follows the lookback on the step's path. Ends with
+  // the packed items in the stage and the tile's prefix known; returns the stage for the
+  // stores (`store`, below).
+  auto pack = [&](int s, index_t tile, const decision& decided, int) {
+    unsigned char* stage = stage_at(s);
     T items[N];
     layout::loads::read_blocked(stage, items);
     __syncthreads();  // every thread holds its items: the stage may be overwritten
-    // Warp 0 looks back while the other warps pack (it packs after): only its own packing
-    // follows the lookback on the step's path.
     if (warp == 0)
-      resolve_tile_prefix<false, false, LookbackTilesPerLane>(state, tile, static_cast<index_t>(decided_a.tile_kept),
+      resolve_tile_prefix<false, false, LookbackTilesPerLane>(state, tile, static_cast<index_t>(decided.tile_kept),
                                                              index_t{0}, plus{}, backoff_ns, delay, tile_prefix);
 
     // Pack in place: kept items from the front, a partition's rejected ones from the back.
@@ -221,39 +203,39 @@ __global__ void __launch_bounds__(
     // partition's with each run's position advanced only where an item goes; each form
     // loses to the other on the other call.
     if constexpr (Partition) {
-      unsigned front = static_cast<unsigned>(decided_a.kept_before);
+      unsigned front = static_cast<unsigned>(decided.kept_before);
 #pragma unroll
       for (int j = 0; j < N; ++j) {
-        if ((decided_a.keep >> j) & 1) {
+        if ((decided.keep >> j) & 1) {
           *layout::packed(stage, front) = items[j];
           ++front;
         }
       }
       const int valid = valid_items(tile);
       // From the end backwards: the last slot takes the first rejected item.
-      unsigned back = static_cast<unsigned>(tile_items - 1 - (tid * N - decided_a.kept_before));
+      unsigned back = static_cast<unsigned>(tile_items - 1 - (tid * N - decided.kept_before));
 #pragma unroll
       for (int j = 0; j < N; ++j) {
-        if (!((decided_a.keep >> j) & 1) && j < valid) {
+        if (!((decided.keep >> j) & 1) && j < valid) {
           *layout::packed(stage, back) = items[j];
           --back;
         }
       }
     } else {
-      int front = decided_a.kept_before;
+      int front = decided.kept_before;
 #pragma unroll
       for (int j = 0; j < N; ++j) {
-        const bool kept = ((decided_a.keep >> j) & 1) != 0;
+        const bool kept = ((decided.keep >> j) & 1) != 0;
         if (kept) *layout::signed_packed(stage, front) = items[j];
         front += kept ? 1 : 0;
       }
     }
-    __syncthreads();  // the packed items are in stage a; the tile's prefix is known
-
-    index_t next_claim = 0;
-    if (tid == claimer) next_claim = counter.claim();
+    __syncthreads();  // the packed items are in stage s; the tile's prefix is known
+    return stage;
+  };
+  auto store = [&](int, index_t tile, const decision& decided, unsigned char* stage) {
     const index_t prefix = tile_prefix;
-    const int tile_kept = decided_a.tile_kept;
+    const int tile_kept = decided.tile_kept;
     store_packed<true, Threads>(out + prefix, tile_kept,
                                 [&](int k) { return *layout::packed(stage, static_cast<unsigned>(k)); });
     if constexpr (Partition) {
@@ -263,10 +245,10 @@ __global__ void __launch_bounds__(
                                   [&](int k) { return *layout::packed(stage, static_cast<unsigned>(tile_items - 1 - k)); });
     }
     if (tile == tiles - 1 && tid == 0) *count_out = prefix + tile_kept;
-    if (tid == claimer) claimed[a] = next_claim;
-    decided_a = decided_b;
-  }
-  cp_async_wait<0>();  // no copy may outlive the block
+  };
+  constexpr int claimer = Threads > 32 ? 32 : 0;  // thread 0 publishes
+  run_persistent_pipeline<decision, false, claimer>(claimed, counter, tiles, start_loads, prepare, decide, pack, store,
+                                                    [](index_t) {});
 }
 
 }  // namespace onepass::detail

@@ -116,7 +116,7 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
     constexpr auto kernel = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay,
                                                  plan::tuning.pipeline_lookback_tiles_per_lane, clears,
                                                  plan::tuning.pipeline_first_lookback_tiles_per_lane>;
-    constexpr int shared_bytes = scan_pipeline_layout<T, threads, items>::shared_bytes;
+    constexpr int shared_bytes = pipeline_layout<T, threads, items>::shared_bytes;
     // With few tiles per resident block the pipeline never fills (a block claims three
     // tiles up front) and one tile per block is faster (docs/perf/scan.md). None resident:
     // an unaligned input, or a GPU that gives a block too little shared memory.

@@ -204,7 +204,7 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
     constexpr auto order = plan::tuning.pipeline_thread_scan;
     constexpr bool grouped_thread_scan = order == tuning::thread_scan_order::grouped ||
                                          (order == tuning::thread_scan_order::grouped_for_offsets && offsets_form);
-    constexpr int shared_bytes = scan_pipeline_layout<T, pipeline_threads, pipeline_items>::shared_bytes;
+    constexpr int shared_bytes = pipeline_layout<T, pipeline_threads, pipeline_items>::shared_bytes;
     // Launches the kernel with or without its headless-tile path; false where it does not
     // run (one tile per block below).
     const auto launch_pipelined = [&](auto headless_tiles) {
