@@ -1,4 +1,4 @@
-// The lookback protocol (onepass/lookback) driven by CPU threads: the very code the GPU
+// The lookback protocol (onepass/single_pass/lookback.cuh) driven by CPU threads: the very code the GPU
 // kernels use, compiled for the host, where each thread plays a thread block. Built with
 // ThreadSanitizer, which fails the test on any data race; checked against a sequential
 // scan, with oversubscribed threads and stalled tiles so successors really wait, and with
@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "onepass/lookback/lookback.cuh"
+#include "onepass/single_pass/lookback.cuh"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "onepass/block/block_load_store.cuh"
 #include "onepass/block/block_reduce.cuh"
 #include "onepass/block/block_scan.cuh"
-#include "onepass/lookback/lookback.cuh"
+#include "onepass/single_pass/lookback.cuh"
 #include "onepass/histogram.cuh"
 #include "onepass/reduce.cuh"
 #include "onepass/scan.cuh"

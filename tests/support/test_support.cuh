@@ -19,7 +19,7 @@
 
 #include "onepass/error.cuh"
 #include "onepass/functional.cuh"
-#include "onepass/lookback/tile_state.cuh"
+#include "onepass/single_pass/tile_state.cuh"
 #include "support/reference.hpp"
 
 namespace onepass::test {

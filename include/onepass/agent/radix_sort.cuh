@@ -61,7 +61,7 @@
 #include "onepass/detail/cluster.cuh"
 #include "onepass/detail/radix_key.cuh"
 #include "onepass/functional.cuh"
-#include "onepass/lookback/lookback.cuh"
+#include "onepass/single_pass/lookback.cuh"
 #include "onepass/tuning/radix_sort_tuning.cuh"
 
 namespace onepass::detail {

@@ -16,7 +16,7 @@
 #include "onepass/block/block_load_store.cuh"
 #include "onepass/block/block_scan.cuh"
 #include "onepass/detail/async_copy.cuh"
-#include "onepass/lookback/lookback.cuh"
+#include "onepass/single_pass/lookback.cuh"
 
 namespace onepass::detail {
 

@@ -29,12 +29,12 @@
 #include <cstring>
 #include <type_traits>
 
-#include "onepass/agent/scan_tile.cuh"
 #include "onepass/block/block_exchange.cuh"
 #include "onepass/block/block_load_store.cuh"
 #include "onepass/block/block_scan.cuh"
 #include "onepass/functional.cuh"
-#include "onepass/lookback/lookback.cuh"
+#include "onepass/single_pass/lookback.cuh"
+#include "onepass/single_pass/tile_prefix.cuh"
 
 namespace onepass::detail {
 

@@ -1,6 +1,6 @@
 // onepass/detail/config.cuh — compiler portability macros shared by every header.
 //
-// The lookback protocol (onepass/lookback) is also compiled by a plain host compiler
+// The lookback protocol (onepass/single_pass/lookback.cuh) is also compiled by a plain host compiler
 // for its CPU-thread tests, so the function qualifiers must vanish outside nvcc.
 #pragma once
 

@@ -37,7 +37,7 @@
 
 #include "onepass/block/block_load_store.cuh"
 #include "onepass/detail/async_copy.cuh"
-#include "onepass/lookback/lookback.cuh"
+#include "onepass/single_pass/lookback.cuh"
 
 namespace onepass::detail {
 

@@ -15,7 +15,7 @@
 #include "onepass/block/block_scan.cuh"
 #include "onepass/functional.cuh"
 #include "onepass/ladder/scan/common.cuh"
-#include "onepass/lookback/lookback.cuh"
+#include "onepass/single_pass/lookback.cuh"
 
 namespace onepass::ladder {
 

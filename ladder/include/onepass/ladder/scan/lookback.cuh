@@ -12,7 +12,7 @@
 #pragma once
 
 #include "onepass/ladder/scan/chained.cuh"
-#include "onepass/lookback/lookback.cuh"
+#include "onepass/single_pass/lookback.cuh"
 
 namespace onepass::ladder {
 
