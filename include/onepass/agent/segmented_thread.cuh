@@ -50,12 +50,12 @@ struct segmented_op {
 // the value alone (one 64-bit word for 4-byte values, two for 8-byte ones), and the
 // lookback folds values with `op`. The kind matters after the lookback only in forms with
 // gaps (it tells whether the items before the tile's first head are covered); there it
-// rides as the publication's tag (lookback/tile_state.cuh, "Tags") and the lookback
+// rides as the publication's tag (single_pass/tile_state.cuh, "Tags") and the lookback
 // returns the PREFIX's (lookback_warp_tagged). Publishing and folding whole pairs instead
 // (twice the words, the pair operator in the warp's fold) made the begin/end form's scan
 // markedly slower than CSR's on one segment (docs/perf/segmented_scan.md, "Begin/end
 // arrays: where the time went").
-// Each descriptor in a 32-byte slot of its own (lookback/tile_state.cuh, "Spacing"): with
+// Each descriptor in a 32-byte slot of its own (single_pass/tile_state.cuh, "Spacing"): with
 // two to a sector the 8-byte value-only descriptors ran slower on one segment, uniform and
 // power-law lengths (docs/perf/segmented_scan.md, "Descriptors: the value alone, a sector
 // apart").

@@ -198,7 +198,7 @@ __device__ ONEPASS_FORCEINLINE void store_packed(T* dst, int count, Read read) {
 }
 
 // The tiles' running counts of kept items, one descriptor per tile in a 32-byte slot of
-// its own (lookback/tile_state.cuh, "Spacing"): faster than two to a sector
+// its own (single_pass/tile_state.cuh, "Spacing"): faster than two to a sector
 // (docs/perf/select.md, "Descriptors a sector apart").
 using select_tile_state = lookback::tile_state<index_t, 4>;
 
