@@ -32,6 +32,7 @@
 #include "onepass/block/block_exchange.cuh"
 #include "onepass/block/block_load_store.cuh"
 #include "onepass/block/block_scan.cuh"
+#include "onepass/detail/async_copy.cuh"
 #include "onepass/functional.cuh"
 #include "onepass/single_pass/lookback.cuh"
 #include "onepass/single_pass/tile_prefix.cuh"
