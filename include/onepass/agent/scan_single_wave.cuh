@@ -61,16 +61,10 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   const long long warp_valid = n - warp_begin;  // may be <= 0 in the last tile
 
   T items[N];
-  load_vector_striped<32, V>(in + warp_begin, items, lane, warp_valid);
   typename shared_t::exchange_t exchange(shared.exchange[warp], lane);
-  exchange.striped_to_blocked(items, items);
-
-  // As in the one-tile agent, the last tile's padding only spoils its own aggregate,
-  // which no tile reads.
-  block_scan<T, BlockThreads> scan(shared.scan);
-  scan.scan_thread_items(items, op);
   T thread_prefix, aggregate;
-  const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
+  const bool has_thread_prefix = load_and_scan_tile<BlockThreads, V>(in + warp_begin, warp_valid, lane, exchange,
+                                                                     shared.scan, items, op, thread_prefix, aggregate);
   if (threadIdx.x == 0) aggregates[tile] = aggregate;
 
   // The barrier orders every block's aggregate store before every block's loads below

@@ -44,6 +44,24 @@ struct scan_tile_shared {
   index_t tile;
 };
 
+// A tile's first steps, the same in both one-tile-per-block agents (this file's and
+// scan_single_wave.cuh's): load the warp's items striped (128-bit where aligned, nothing
+// past the end), make them blocked, scan each thread's items, then the thread totals
+// across the block. Returns whether the thread has a prefix within the tile (thread 0 has
+// none). Items past the end of the input hold garbage; a prefix never depends on later
+// items, so only the last tile's aggregate (read by nobody) is affected.
+template <int BlockThreads, int V, class T, int N, class Exchange, class Op>
+__device__ ONEPASS_FORCEINLINE bool load_and_scan_tile(const T* warp_in, long long warp_valid, int lane,
+                                                       Exchange& exchange,
+                                                       typename block_scan<T, BlockThreads>::storage& scan_storage,
+                                                       T (&items)[N], Op op, T& thread_prefix, T& aggregate) {
+  load_vector_striped<32, V>(warp_in, items, lane, warp_valid);
+  exchange.striped_to_blocked(items, items);
+  block_scan<T, BlockThreads> scan(scan_storage);
+  scan.scan_thread_items(items, op);
+  return scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
+}
+
 // Exclusive: out[i] = init op in[0] op ... op in[i-1]; otherwise out[i] = in[0] op ... op in[i].
 // The inclusive prefixes published include init, so the lookback result already does.
 template <class T, class Op, int BlockThreads, int ItemsPerThread, int V, bool Exclusive,
@@ -72,16 +90,10 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
   const long long warp_valid = n - warp_begin;  // may be <= 0 in the last tile
 
   T items[N];
-  load_vector_striped<32, V>(in + warp_begin, items, lane, warp_valid);
   typename shared_t::exchange_t exchange(shared.exchange[warp], lane);
-  exchange.striped_to_blocked(items, items);
-
-  // Items past the end of the input hold garbage; a prefix never depends on later items,
-  // so only the last tile's aggregate (read by nobody) is affected.
-  block_scan<T, BlockThreads> scan(shared.scan);
-  scan.scan_thread_items(items, op);
   T thread_prefix, aggregate;
-  const bool has_thread_prefix = scan.exclusive_prefix(items[N - 1], op, thread_prefix, aggregate);
+  const bool has_thread_prefix = load_and_scan_tile<BlockThreads, V>(in + warp_begin, warp_valid, lane, exchange,
+                                                                     shared.scan, items, op, thread_prefix, aggregate);
 
   const bool has_tile_prefix = Exclusive || tile > 0;
   if (warp == 0) {
