@@ -88,7 +88,8 @@ def _scan(x, op, inclusive, initial, out, stream):
     o = _io.op_code(op)
     init = 0 if inclusive else _io.pack(_io.identity(op, v.dtype) if initial is None else initial, v.dtype, "initial")
     ov = _check_out(out, v.dtype, v.size)
-    _io.same_device([(v, "x"), (ov, "out")])
+    if ov is not None:
+        _io.same_device([(v, "x"), (ov, "out")])
     e = _io.ext()
     code = _CODE[v.dtype]
     with _io.Call(v, stream) as c:
