@@ -292,6 +292,18 @@ def _torch_current_stream(torch, device):
     return _torch_raw_stream(device)
 
 
+class _StreamHandle:
+    """A raw stream handle as the CUDA stream protocol offers it (cupy.cuda.Stream.from_external)."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __cuda_stream__(self):
+        return (0, self.handle)
+
+
 class Call:
     """One call's device, stream and allocator, taken from its first array argument."""
 
@@ -321,7 +333,9 @@ class Call:
                 if self.fw == "torch":
                     self._ctx = self.mod.cuda.stream(self.mod.cuda.ExternalStream(self.stream, device=self.device))
                 else:
-                    self._ctx = self.mod.cuda.ExternalStream(self.stream, self.device)
+                    from_external = getattr(self.mod.cuda.Stream, "from_external", None)
+                    self._ctx = (from_external(_StreamHandle(self.stream)) if from_external is not None
+                                 else self.mod.cuda.ExternalStream(self.stream, self.device))
 
     def __enter__(self):
         if self._ctx is not None:
