@@ -88,7 +88,8 @@ def _scan(x, op, inclusive, initial, out, stream):
     o = _io.op_code(op)
     init = 0 if inclusive else _io.pack(_io.identity(op, v.dtype) if initial is None else initial, v.dtype, "initial")
     ov = _check_out(out, v.dtype, v.size)
-    _io.same_device([(v, "x"), (ov, "out")])
+    if ov is not None:
+        _io.same_device([(v, "x"), (ov, "out")])
     e = _io.ext()
     code = _CODE[v.dtype]
     with _io.Call(v, stream) as c:
@@ -409,6 +410,21 @@ def _trimmed(res, count):
     return res[:k]
 
 
+def _compaction(v, out, stream, arrays, launch):
+    """The calls that write kept items and a device count (select_flagged, select_if, unique):
+    checks `out`, allocates the result, the count and the scratch, runs launch(ext, call,
+    out_ptr, count_ptr, ws, ws_bytes). Returns (out, count)."""
+    ov = _check_out(out, v.dtype, v.size)
+    _io.same_device(arrays + [(ov, "out")])
+    e = _io.ext()
+    with _io.Call(v, stream) as c:
+        res, rp = _out(c, out, (v.size,), v.dtype, v.size)
+        count = _count_result(c)
+        ws, wsb, hold = c.scratch(e.select_workspace(v.itemsize, v.size))
+        launch(e, c, rp, _ptr(count), ws, wsb)
+    return res, count
+
+
 def select_flagged(x, mask, *, trim=False, out=None, stream=None):
     """The items of x where mask is true, in order.
 
@@ -421,14 +437,9 @@ def select_flagged(x, mask, *, trim=False, out=None, stream=None):
         raise TypeError(f"onepass: argument 'x' has dtype {v.dtype}, which select_flagged does not move")
     _io.check_dtype(mv, "mask", _FLAGS, "mask")
     _same_size(v, "x", mv, "mask")
-    ov = _check_out(out, v.dtype, v.size)
-    _io.same_device([(v, "x"), (mv, "mask"), (ov, "out")])
-    e = _io.ext()
-    with _io.Call(v, stream) as c:
-        res, rp = _out(c, out, (v.size,), v.dtype, v.size)
-        count = _count_result(c)
-        ws, wsb, hold = c.scratch(e.select_workspace(v.itemsize, v.size))
-        e.select_flagged(v.itemsize, v.ptr, mv.ptr, v.size, rp, _ptr(count), c.device, c.stream, ws, wsb)
+    res, count = _compaction(v, out, stream, [(v, "x"), (mv, "mask")],
+                             lambda e, c, rp, cp, ws, wsb: e.select_flagged(v.itemsize, v.ptr, mv.ptr, v.size, rp, cp,
+                                                                            c.device, c.stream, ws, wsb))
     return _trimmed(res, count) if trim else (res, count)
 
 
@@ -455,15 +466,10 @@ def select_if(x, cmp, value, *, trim=False, out=None, stream=None):
     _io.check_dtype(v, "x", _SIX, "select_if")
     cc = _cmp_code(cmp)
     val = _io.pack(value, v.dtype, "value")
-    ov = _check_out(out, v.dtype, v.size)
-    _io.same_device([(v, "x"), (ov, "out")])
-    e = _io.ext()
     code = _CODE[v.dtype]
-    with _io.Call(v, stream) as c:
-        res, rp = _out(c, out, (v.size,), v.dtype, v.size)
-        count = _count_result(c)
-        ws, wsb, hold = c.scratch(e.select_workspace(v.itemsize, v.size))
-        e.select_if(code, cc, val, v.ptr, v.size, rp, _ptr(count), c.device, c.stream, ws, wsb)
+    res, count = _compaction(v, out, stream, [(v, "x")],
+                             lambda e, c, rp, cp, ws, wsb: e.select_if(code, cc, val, v.ptr, v.size, rp, cp, c.device,
+                                                                       c.stream, ws, wsb))
     return _trimmed(res, count) if trim else (res, count)
 
 
@@ -473,15 +479,10 @@ def unique(x, *, trim=False, out=None, stream=None):
     trim=True (synchronising). x: int32, uint32, int64, uint64, float32, float64."""
     v = _io.view(x, "x")
     _io.check_dtype(v, "x", _SIX, "unique")
-    ov = _check_out(out, v.dtype, v.size)
-    _io.same_device([(v, "x"), (ov, "out")])
-    e = _io.ext()
     code = _CODE[v.dtype]
-    with _io.Call(v, stream) as c:
-        res, rp = _out(c, out, (v.size,), v.dtype, v.size)
-        count = _count_result(c)
-        ws, wsb, hold = c.scratch(e.select_workspace(v.itemsize, v.size))
-        e.unique(code, v.ptr, v.size, rp, _ptr(count), c.device, c.stream, ws, wsb)
+    res, count = _compaction(v, out, stream, [(v, "x")],
+                             lambda e, c, rp, cp, ws, wsb: e.unique(code, v.ptr, v.size, rp, cp, c.device, c.stream,
+                                                                    ws, wsb))
     return _trimmed(res, count) if trim else (res, count)
 
 

@@ -47,11 +47,11 @@ def _torch_names(torch):
 class View:
     """What onepass needs to know of one array argument; holds a reference to the array."""
 
-    __slots__ = ("obj", "fw", "ptr", "shape", "size", "dtype", "device", "torch_device")
+    __slots__ = ("obj", "fw", "ptr", "shape", "size", "dtype", "device")
 
-    def __init__(self, obj, fw, ptr, shape, size, dtype, device, torch_device=None):
+    def __init__(self, obj, fw, ptr, shape, size, dtype, device):
         self.obj, self.fw, self.ptr, self.shape, self.size = obj, fw, ptr, shape, size
-        self.dtype, self.device, self.torch_device = dtype, device, torch_device
+        self.dtype, self.device = dtype, device
 
     @property
     def itemsize(self):
@@ -72,16 +72,16 @@ def view(x, name):
     """Describe the CUDA array x (argument `name`); TypeError if it is not one."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(x, torch.Tensor):
-        dev = x.device
-        if dev.type != "cuda":
-            raise TypeError(f"onepass: argument '{name}' is a tensor on {dev}; onepass needs a CUDA tensor "
+        if not x.is_cuda:
+            raise TypeError(f"onepass: argument '{name}' is a tensor on {x.device}; onepass needs a CUDA tensor "
                             f"(move it with .cuda())")
-        dt = _torch_names(torch).get(x.dtype)
+        dt = (_torch_dtypes or _torch_names(torch)).get(x.dtype)
         if dt is None:
             raise TypeError(f"onepass: argument '{name}' has dtype {x.dtype}, which onepass does not take")
         if not x.is_contiguous():
             raise _contiguous_error(name)
-        return View(x, "torch", x.data_ptr(), tuple(x.shape), x.numel(), dt, dev.index, dev)
+        # get_device() and the shape as the torch.Size it is: no torch.device object built.
+        return View(x, "torch", x.data_ptr(), x.shape, x.numel(), dt, x.get_device())
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(x, cupy.ndarray):
         dt = x.dtype.name
@@ -273,10 +273,41 @@ def stream_handle(stream, name="stream"):
                     f"a cupy.cuda.Stream or an object with __cuda_stream__")
 
 
+# Scratch of small calls, kept per (framework, device, stream) and reused by the next call
+# on the same stream: calls on one stream run one after another, so they never use it at
+# once, and no two streams share one. Never used while the stream is being captured into a
+# CUDA graph (a graph's scratch comes from its own allocation, which the graph keeps).
+_SCRATCH_CACHE_MAX_BYTES = 1 << 20
+_SCRATCH_CACHE_MAX_STREAMS = 16
+_scratch_cache = {}
+
+_torch_raw_stream = None  # torch._C._cuda_getCurrentRawStream, where torch has it
+
+
+def _torch_current_stream(torch, device):
+    global _torch_raw_stream
+    if _torch_raw_stream is None:
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        _torch_raw_stream = raw if raw is not None else (lambda d: torch.cuda.current_stream(d).cuda_stream)
+    return _torch_raw_stream(device)
+
+
+class _StreamHandle:
+    """A raw stream handle as the CUDA stream protocol offers it (cupy.cuda.Stream.from_external)."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __cuda_stream__(self):
+        return (0, self.handle)
+
+
 class Call:
     """One call's device, stream and allocator, taken from its first array argument."""
 
-    __slots__ = ("fw", "mod", "device", "torch_device", "stream", "_ctx", "_dev")
+    __slots__ = ("fw", "mod", "device", "stream", "_ctx", "_dev")
 
     def __init__(self, v, stream=None):
         self.fw = v.fw
@@ -288,12 +319,10 @@ class Call:
         self._ctx = None
         if self.fw == "torch":
             torch = self.mod
-            self.torch_device = v.torch_device or torch.device("cuda", torch.cuda.current_device())
-            self.device = self.torch_device.index
-            current = torch.cuda.current_stream(self.torch_device).cuda_stream
+            self.device = v.device if v.device is not None else torch.cuda.current_device()
+            current = _torch_current_stream(torch, self.device)
         else:
             cupy = self.mod
-            self.torch_device = None
             self.device = v.device if v.device is not None else cupy.cuda.runtime.getDevice()
             current = cupy.cuda.get_current_stream(self.device).ptr
         if stream is None:
@@ -302,10 +331,11 @@ class Call:
             self.stream = stream_handle(stream)
             if self.stream != current:  # allocate on that stream, never on another
                 if self.fw == "torch":
-                    self._ctx = self.mod.cuda.stream(
-                        self.mod.cuda.ExternalStream(self.stream, device=self.torch_device))
+                    self._ctx = self.mod.cuda.stream(self.mod.cuda.ExternalStream(self.stream, device=self.device))
                 else:
-                    self._ctx = self.mod.cuda.ExternalStream(self.stream, self.device)
+                    from_external = getattr(self.mod.cuda.Stream, "from_external", None)
+                    self._ctx = (from_external(_StreamHandle(self.stream)) if from_external is not None
+                                 else self.mod.cuda.ExternalStream(self.stream, self.device))
 
     def __enter__(self):
         if self._ctx is not None:
@@ -325,7 +355,7 @@ class Call:
     def empty(self, shape, dtype):
         if self.fw == "torch":
             torch = self.mod
-            return torch.empty(shape, dtype=getattr(torch, dtype), device=self.torch_device)
+            return torch.empty(shape, dtype=getattr(torch, dtype), device=self.device)
         if dtype == "bfloat16":
             raise TypeError("onepass: cupy has no bfloat16 arrays")
         return self.mod.empty(shape, dtype=dtype)
@@ -334,12 +364,21 @@ class Call:
         """(address, bytes, holder) of nbytes of scratch; holder keeps it alive."""
         if nbytes == 0:
             return 0, 0, None
+        if nbytes <= _SCRATCH_CACHE_MAX_BYTES and not _ext.stream_is_capturing(self.stream):
+            key = (self.fw, self.device, self.stream)
+            buf = _scratch_cache.get(key)
+            if buf is None:
+                if len(_scratch_cache) >= _SCRATCH_CACHE_MAX_STREAMS:
+                    _scratch_cache.clear()  # each buffer goes back to its own stream's pool
+                buf = self.empty((_SCRATCH_CACHE_MAX_BYTES,), "uint8")
+                _scratch_cache[key] = buf
+            return self.ptr(buf), nbytes, buf
         buf = self.empty((nbytes,), "uint8")
-        return (buf.data_ptr() if self.fw == "torch" else buf.data.ptr), nbytes, buf
+        return self.ptr(buf), nbytes, buf
 
     def arange(self, n):
         if self.fw == "torch":
-            return self.mod.arange(n, dtype=self.mod.int64, device=self.torch_device)
+            return self.mod.arange(n, dtype=self.mod.int64, device=self.device)
         return self.mod.arange(n, dtype="int64")
 
     @staticmethod

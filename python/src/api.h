@@ -108,4 +108,8 @@ void rms_norm(addr x, addr weight, addr y, long long rows, long long width, floa
 // there are none (no GPU, no driver).
 int device_count();
 
+// Whether the stream is being captured into a CUDA graph (true also where the runtime
+// cannot tell).
+bool stream_is_capturing(addr stream);
+
 }  // namespace onepass_py

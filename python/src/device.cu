@@ -16,3 +16,15 @@ int onepass_py::device_count() {
   }
   return count;
 }
+
+// Whether `stream` is being captured into a CUDA graph. A query that fails (the legacy
+// stream while another stream captures in global mode) answers yes: the caller then takes
+// the path that is safe under capture.
+bool onepass_py::stream_is_capturing(addr stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(reinterpret_cast<cudaStream_t>(stream), &status) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return true;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}

@@ -83,6 +83,7 @@ using elem = std::remove_pointer_t<P>;
 NB_MODULE(_onepass, m) {
   m.doc() = "onepass kernels (internal: use the onepass package)";
   m.def("device_count", &device_count);
+  m.def("stream_is_capturing", &stream_is_capturing);
 
   m.def("scan_workspace", [](int dt, long long n) {
     return six(dt, "scan", [&](auto* t) { return scan_workspace<elem<decltype(t)>>(n); });

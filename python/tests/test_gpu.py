@@ -497,3 +497,24 @@ def test_arrays_on_two_gpus_are_refused():
     b = torch.zeros(10, dtype=torch.int32, device="cuda:1")
     with pytest.raises(TypeError, match="'out'"):
         onepass.cumsum(a, out=b)
+
+
+@pytest.mark.skipif(torch is None or "torch" not in FRAMEWORKS, reason="needs torch")
+def test_small_calls_reuse_scratch_per_stream_never_across_streams():
+    from onepass import _interop
+
+    x = torch.arange(1000, dtype=torch.int32, device="cuda")
+    s1, s2 = torch.cuda.Stream(), torch.cuda.Stream()
+    for s in (s1, s2):
+        s.wait_stream(torch.cuda.current_stream())
+    _interop._scratch_cache.clear()
+    r1 = [onepass.cumsum(x, stream=s1) for _ in range(3)]
+    r2 = [onepass.cumsum(x, stream=s2) for _ in range(3)]
+    s1.synchronize()
+    s2.synchronize()
+    keys = [k for k in _interop._scratch_cache if k[2] in (s1.cuda_stream, s2.cuda_stream)]
+    assert len(keys) == 2  # one buffer a stream, reused by that stream's calls
+    assert _interop._scratch_cache[keys[0]].data_ptr() != _interop._scratch_cache[keys[1]].data_ptr()
+    want = np.cumsum(np.arange(1000), dtype=np.int32)
+    for r in r1 + r2:
+        np.testing.assert_array_equal(r.cpu().numpy(), want)
