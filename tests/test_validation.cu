@@ -135,7 +135,7 @@ TEST(Registry, LadderOrderAndIds) {
   const std::vector<std::string> expected = {
       "sequential", "hillis_steele", "blelloch", "blelloch_bcf", "warp_shuffle", "three_pass_smem",
       "three_pass_warp", "chained", "lookback_thread", "lookback_warp", "lookback_vec4",
-      "lookback_vec8", "lookback_vec12", "lookback_vec16", "onepass", "cub"};
+      "lookback_vec8", "lookback_vec12", "lookback_vec16", "onepass", "deterministic", "cub"};
   EXPECT_EQ(ids, expected);
   for (const auto& v : onepass::ladder::scan_variants()) {
     EXPECT_GT(std::string(v.summary).size(), 10u) << v.id;

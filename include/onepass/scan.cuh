@@ -3,6 +3,8 @@
 //   onepass::inclusive_scan(in, n, out[, op][, stream])          out[i] = in[0] op ... op in[i]
 //   onepass::exclusive_scan(in, n, out, init[, op][, stream])    out[i] = init op in[0] op ... op in[i-1]
 //   and their workspace overloads (..., op, ws, stream), sized by scan_workspace_bytes<T>(n).
+//   Each also with a determinism after op: (in, n, out[, init], op, d[, ws], stream), sized
+//   by scan_workspace_bytes<T>(n, d).
 //
 // Contract of every call in this file:
 //   Parameters:   op: any associative functor callable on the device (need not be
@@ -20,9 +22,17 @@
 //                 onepass::cuda_error when a CUDA runtime call fails (an allocation, a
 //                 launch, a sticky error left by earlier work); work enqueued before the
 //                 failure is not undone.
-//   Determinism:  integer results are exact. Float results carry no run-to-run promise:
-//                 the lookback folds tile aggregates in groupings that depend on timing,
-//                 so the bits may differ between runs (and from a sequential fold).
+//   Determinism:  integer results are exact. Without a determinism argument (or with
+//                 determinism::not_guaranteed) float results carry no run-to-run promise:
+//                 the lookback folds tile aggregates in groupings that depend on timing, so
+//                 the bits may differ between runs (and from a sequential fold). With
+//                 determinism::run_to_run or gpu_to_gpu, items that are not integers are
+//                 combined in one fixed order that depends on n and T alone (never on the
+//                 GPU, its SM count, the tuning or the pointers' alignment): the same bits
+//                 on every run and every supported GPU. Both choices run the same path.
+//                 It needs items of 1, 2, 4, 8 or 16 bytes (else invalid_argument
+//                 "determinism"). The bits may still differ from a sequential fold, and
+//                 between not_guaranteed and the fixed order.
 //   Stream order: the work is enqueued on `stream` and the call returns without waiting
 //                 for it; no host synchronisation. out is ready once the stream has run
 //                 it; in must stay unchanged until then.
@@ -54,6 +64,14 @@ std::size_t scan_workspace_bytes(index_t n) {
   return detail::scan_plan<T>::workspace_bytes(n);
 }
 
+// scan_workspace_bytes for a call with determinism `d` (the fixed order's tiles may differ
+// from the fastest path's). Host only; no CUDA call.
+template <class T>
+std::size_t scan_workspace_bytes(index_t n, determinism d) {
+  detail::check_count(n);
+  return detail::scan_workspace_bytes_for<T>(n, d);
+}
+
 // --- workspace style ---
 // inclusive_scan: out[i] = in[0] op ... op in[i] for every i in [0, n).
 //   in, n, out, op, stream: see the contract above. ws: this overload's workspace.
@@ -78,6 +96,18 @@ void exclusive_scan(const T* in, index_t n, T* out, T init, Op op, workspace ws,
   detail::scan_dispatch<true>(in, n, out, init, op, ws, stream);
 }
 
+// inclusive_scan and exclusive_scan with a determinism choice (workspace style): as above;
+// ws sized by scan_workspace_bytes<T>(n, d).
+template <class T, class Op>
+void inclusive_scan(const T* in, index_t n, T* out, Op op, determinism d, workspace ws, cudaStream_t stream) {
+  detail::scan_dispatch<false>(in, n, out, T{}, op, ws, stream, detail::no_delay{}, d);
+}
+template <class T, class Op>
+void exclusive_scan(const T* in, index_t n, T* out, T init, Op op, determinism d, workspace ws,
+                    cudaStream_t stream) {
+  detail::scan_dispatch<true>(in, n, out, init, op, ws, stream, detail::no_delay{}, d);
+}
+
 // --- simple style ---
 // inclusive_scan, simple style: as above, with op defaulting to onepass::plus and stream
 // to the legacy default stream; scratch from cudaMallocAsync on `stream`. Throws:
@@ -94,6 +124,17 @@ template <class T, class Op = plus>
 void exclusive_scan(const T* in, index_t n, T* out, T init, Op op = {},
                     cudaStream_t stream = nullptr) {
   detail::scan_allocating<true>(in, n, out, init, op, stream);
+}
+
+// inclusive_scan and exclusive_scan with a determinism choice (simple style), e.g.
+//   onepass::inclusive_scan(in, n, out, onepass::plus{}, onepass::determinism::gpu_to_gpu);
+template <class T, class Op>
+void inclusive_scan(const T* in, index_t n, T* out, Op op, determinism d, cudaStream_t stream = nullptr) {
+  detail::scan_allocating<false>(in, n, out, T{}, op, stream, d);
+}
+template <class T, class Op>
+void exclusive_scan(const T* in, index_t n, T* out, T init, Op op, determinism d, cudaStream_t stream = nullptr) {
+  detail::scan_allocating<true>(in, n, out, init, op, stream, d);
 }
 
 }  // namespace onepass

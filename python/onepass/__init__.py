@@ -82,10 +82,11 @@ def _ptr(a):
 
 # --- scans ---------------------------------------------------------------------------
 
-def _scan(x, op, inclusive, initial, out, stream):
+def _scan(x, op, inclusive, initial, out, stream, deterministic):
     v = _io.view(x, "x")
     _io.check_dtype(v, "x", _SIX, "scan")
     o = _io.op_code(op)
+    det = _io.determinism_code(deterministic, v)
     init = 0 if inclusive else _io.pack(_io.identity(op, v.dtype) if initial is None else initial, v.dtype, "initial")
     ov = _check_out(out, v.dtype, v.size)
     if ov is not None:
@@ -94,33 +95,38 @@ def _scan(x, op, inclusive, initial, out, stream):
     code = _CODE[v.dtype]
     with _io.Call(v, stream) as c:
         res, rp = _out(c, out, v.shape, v.dtype, v.size)
-        ws, wsb, hold = c.scratch(e.scan_workspace(code, v.size))
-        e.scan(code, o, inclusive, v.ptr, v.size, rp, init, c.device, c.stream, ws, wsb)
+        ws, wsb, hold = c.scratch(e.scan_workspace(code, v.size, det))
+        e.scan(code, o, inclusive, v.ptr, v.size, rp, init, det, c.device, c.stream, ws, wsb)
     return res
 
 
-def inclusive_scan(x, op="sum", *, out=None, stream=None):
+def inclusive_scan(x, op="sum", *, out=None, stream=None, deterministic=None):
     """out[i] = x[0] op x[1] op ... op x[i] over the flattened x (op: 'sum', 'max', 'min').
 
     x: int32, uint32, int64, uint64, float32 or float64. Returns an array of x's shape and
     dtype (or writes `out`, which may be x itself). Sums wrap around in integers, as in C.
+    deterministic: True (or 'gpu_to_gpu') combines floats in one fixed order, the same
+    bits on every run and every GPU; 'run_to_run' the same; False the fastest path, whose
+    last bits may vary between runs. None (the default): True for torch tensors while
+    torch.use_deterministic_algorithms(True) is on, else False. Integers are exact either way.
     """
-    return _scan(x, op, True, None, out, stream)
+    return _scan(x, op, True, None, out, stream, deterministic)
 
 
-def exclusive_scan(x, op="sum", *, initial=None, out=None, stream=None):
+def exclusive_scan(x, op="sum", *, initial=None, out=None, stream=None, deterministic=None):
     """out[i] = initial op x[0] op ... op x[i-1]; out[0] = initial.
 
     initial: a value of x's dtype; by default op's identity (0 for sum, the lowest value
     for max, the highest for min). Otherwise as inclusive_scan.
     """
-    return _scan(x, op, False, initial, out, stream)
+    return _scan(x, op, False, initial, out, stream, deterministic)
 
 
-def cumsum(x, *, out=None, stream=None):
+def cumsum(x, *, out=None, stream=None, deterministic=None):
     """The inclusive prefix sum of the flattened x (torch.cumsum / cupy.cumsum with the
-    array flattened, and without their dtype promotion: int32 sums stay int32)."""
-    return _scan(x, "sum", True, None, out, stream)
+    array flattened, and without their dtype promotion: int32 sums stay int32).
+    deterministic: as inclusive_scan (by default it follows torch.use_deterministic_algorithms)."""
+    return _scan(x, "sum", True, None, out, stream, deterministic)
 
 
 def _segmented(x, inclusive, offsets, head_flags, begin, end, op, initial, copy_gaps, out, stream):

@@ -233,6 +233,22 @@ def op_code(op, name="op"):
     return code
 
 
+DETERMINISM = {False: 0, "run_to_run": 1, "gpu_to_gpu": 2, True: 2}
+
+
+def determinism_code(deterministic, v, name="deterministic"):
+    """onepass::determinism's code for a call's `deterministic=`: False (the fastest
+    path), True or 'gpu_to_gpu' (the same bits on every GPU), 'run_to_run'; None follows
+    torch.use_deterministic_algorithms for torch tensors (gpu_to_gpu when it is on)."""
+    if deterministic is None:
+        torch = sys.modules.get("torch") if v.fw == "torch" else None
+        return 2 if torch is not None and torch.are_deterministic_algorithms_enabled() else 0
+    if isinstance(deterministic, (bool, str)) and deterministic in DETERMINISM:
+        return DETERMINISM[deterministic]
+    raise ValueError(f"onepass: argument '{name}' is {deterministic!r}; it must be None, False, True, "
+                     "'run_to_run' or 'gpu_to_gpu'")
+
+
 def count_arg(n, name):
     if isinstance(n, bool) or not isinstance(n, int):
         try:

@@ -41,9 +41,9 @@ struct bf16_bits {
 
 // --- scan, reduce (T: int32, uint32, int64, uint64, float, double as long long etc.) ---
 template <class T>
-std::size_t scan_workspace(long long n);
+std::size_t scan_workspace(long long n, int det);  // det: onepass::determinism's order
 template <class T>
-void scan(op o, bool inclusive, addr in, long long n, addr out, std::uint64_t init_bits, const launch& l);
+void scan(op o, bool inclusive, addr in, long long n, addr out, std::uint64_t init_bits, int det, const launch& l);
 template <class T>
 std::size_t reduce_workspace(long long n);
 template <class T>

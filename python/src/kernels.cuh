@@ -86,19 +86,23 @@ struct compare_with {
 };
 
 // --- scan, reduce ---
+// det: 0 not_guaranteed, 1 run_to_run, 2 gpu_to_gpu (onepass::determinism's order).
+inline onepass::determinism determinism_of(int det) { return static_cast<onepass::determinism>(det); }
+
 template <class T>
-std::size_t scan_workspace(long long n) {
-  return onepass::scan_workspace_bytes<T>(n);
+std::size_t scan_workspace(long long n, int det) {
+  return onepass::scan_workspace_bytes<T>(n, determinism_of(det));
 }
 
 template <class T>
-void scan(op o, bool inclusive, addr in, long long n, addr out, std::uint64_t init_bits, const launch& l) {
+void scan(op o, bool inclusive, addr in, long long n, addr out, std::uint64_t init_bits, int det, const launch& l) {
   device_guard g(l.device);
   visit_op(o, [&](auto f) {
     if (inclusive)
-      onepass::inclusive_scan(ptr<const T>(in), n, ptr<T>(out), f, ws_of(l), stream_of(l));
+      onepass::inclusive_scan(ptr<const T>(in), n, ptr<T>(out), f, determinism_of(det), ws_of(l), stream_of(l));
     else
-      onepass::exclusive_scan(ptr<const T>(in), n, ptr<T>(out), from_bits<T>(init_bits), f, ws_of(l), stream_of(l));
+      onepass::exclusive_scan(ptr<const T>(in), n, ptr<T>(out), from_bits<T>(init_bits), f, determinism_of(det),
+                              ws_of(l), stream_of(l));
   });
 }
 
@@ -328,8 +332,8 @@ void rms_norm(addr x, addr weight, addr y, long long rows, long long width, floa
 // Explicit instantiations, one primitive for one type per generated file (which opens
 // namespace onepass_py around them).
 #define ONEPASS_PY_INSTANTIATE_scan(T)                                                        \
-  template std::size_t scan_workspace<T>(long long);                              \
-  template void scan<T>(op, bool, addr, long long, addr, std::uint64_t, const launch&);
+  template std::size_t scan_workspace<T>(long long, int);                              \
+  template void scan<T>(op, bool, addr, long long, addr, std::uint64_t, int, const launch&);
 #define ONEPASS_PY_INSTANTIATE_reduce(T)                                                      \
   template std::size_t reduce_workspace<T>(long long);                            \
   template void reduce<T>(op, addr, long long, addr, std::uint64_t, const launch&);

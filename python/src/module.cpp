@@ -85,13 +85,13 @@ NB_MODULE(_onepass, m) {
   m.def("device_count", &device_count);
   m.def("stream_is_capturing", &stream_is_capturing);
 
-  m.def("scan_workspace", [](int dt, long long n) {
-    return six(dt, "scan", [&](auto* t) { return scan_workspace<elem<decltype(t)>>(n); });
+  m.def("scan_workspace", [](int dt, long long n, int det) {
+    return six(dt, "scan", [&](auto* t) { return scan_workspace<elem<decltype(t)>>(n, det); });
   });
-  m.def("scan", [](int dt, int o, bool inclusive, addr in, long long n, addr out, std::uint64_t init, int device,
-                   addr stream, addr ws, std::size_t ws_bytes) {
+  m.def("scan", [](int dt, int o, bool inclusive, addr in, long long n, addr out, std::uint64_t init, int det,
+                   int device, addr stream, addr ws, std::size_t ws_bytes) {
     six(dt, "scan", [&](auto* t) {
-      scan<elem<decltype(t)>>(op(o), inclusive, in, n, out, init, launch{device, stream, ws, ws_bytes});
+      scan<elem<decltype(t)>>(op(o), inclusive, in, n, out, init, det, launch{device, stream, ws, ws_bytes});
     });
   });
   m.def("reduce_workspace", [](int dt, long long n) {

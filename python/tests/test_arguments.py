@@ -114,6 +114,17 @@ def test_scan_op_and_initial():
     raises(ValueError, "initial", onepass.reduce, i32(), "max", initial=2 ** 40)
 
 
+def test_deterministic_is_checked():
+    raises(ValueError, "deterministic", onepass.cumsum, f32(), deterministic="yes")
+    raises(ValueError, "deterministic", onepass.inclusive_scan, f32(), deterministic=1)
+    raises(ValueError, "deterministic", onepass.exclusive_scan, f32(), deterministic="GPU_TO_GPU")
+
+
+def test_determinism_codes():
+    v = _interop.view(f32(), "x")
+    assert [_interop.determinism_code(d, v) for d in (False, "run_to_run", "gpu_to_gpu", True, None)] == [0, 1, 2, 2, 0]
+
+
 def test_out_is_checked():
     raises(TypeError, "out", onepass.cumsum, i32(), out=f32())
     raises(ValueError, "out", onepass.cumsum, i32(), out=i32(99))
@@ -124,6 +135,8 @@ def test_out_is_checked():
 
 def test_good_calls_reach_the_extension(no_extension):
     for call in [lambda: onepass.cumsum(i32()), lambda: onepass.exclusive_scan(f32(), "max", initial=-1.5),
+                 lambda: onepass.cumsum(f32(), deterministic=True),
+                 lambda: onepass.inclusive_scan(f32(), deterministic="run_to_run"),
                  lambda: onepass.reduce(FakeCuda(0, "<f8"), "min"), lambda: onepass.sum(i32(), out=i32(1)),
                  lambda: onepass.histogram_even(FakeCuda(10, "|u1"), 256, 0, 256),
                  lambda: onepass.histogram_range(f32(), [0.0, 0.5, 1.0], dtype="int32"),

@@ -178,6 +178,40 @@ def test_scan_large(fw):
     np.testing.assert_array_equal(got, np.cumsum(a, dtype=np.int32))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_deterministic_scan_same_bits(fw, dtype):
+    # Values whose sums round differently in every grouping: the bits must not move
+    # between runs, views at other alignments, run_to_run and gpu_to_gpu.
+    n = (1 << 22) + 3
+    a = (RNG.uniform(-1, 1, n + 1) * np.exp2(RNG.integers(-20, 21, n + 1))).astype(dtype)
+    x = fw.dev(a)
+    first = fw.host(onepass.cumsum(x[:n], deterministic=True))
+    # Within rounding: at most a small multiple of eps times the running sum of |x|.
+    bound = np.cumsum(np.abs(a[:n]), dtype=np.float64) * (1e-4 if dtype == "float32" else 1e-12)
+    assert np.all(np.abs(first - np.cumsum(a[:n], dtype=np.float64)) <= bound)
+    for _ in range(5):
+        assert np.array_equal(fw.host(onepass.cumsum(x[:n], deterministic=True)).view(np.uint8), first.view(np.uint8))
+    assert np.array_equal(fw.host(onepass.inclusive_scan(x[:n], deterministic="run_to_run")).view(np.uint8),
+                          first.view(np.uint8))
+    shifted = fw.dev(np.concatenate([a[-1:], a[:n]]))  # the same n items, one element on
+    assert np.array_equal(fw.host(onepass.cumsum(shifted[1:], deterministic=True)).view(np.uint8),
+                          first.view(np.uint8))
+
+
+@pytest.mark.skipif(torch is None or not torch.cuda.is_available(), reason="needs torch with CUDA")
+def test_cumsum_follows_torch_deterministic_algorithms():
+    a = (RNG.uniform(-1, 1, 1 << 20) * np.exp2(RNG.integers(-20, 21, 1 << 20))).astype(np.float32)
+    x = torch.from_numpy(a).cuda()
+    explicit = onepass.cumsum(x, deterministic=True).cpu().numpy()
+    before = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True)
+    try:
+        implicit = onepass.cumsum(x).cpu().numpy()
+    finally:
+        torch.use_deterministic_algorithms(before)
+    assert np.array_equal(explicit.view(np.uint8), implicit.view(np.uint8))
+
+
 # --- reduce ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", SIX)

@@ -52,8 +52,15 @@ namespace onepass::detail {
 //
 // LookbackTilesPerLane: the lookback's window (lookback_warp); FirstLookbackTilesPerLane:
 // the window of each block's first tile, 0 for the same (the tuning's fields).
+//
+// FixedOrder: the deterministic scan (device/dispatch_scan.cuh, determinism): every tile
+// publishes its AGGREGATE, tile 0's too, and looks back in the fixed order of
+// lookback_fixed_order (groups of 32 * LookbackTilesPerLane tiles), so the bits depend on
+// the tile shape and n alone. Aligned = false: in and out aligned to T only, copied and
+// stored item by item into and out of the same stages (the same combination order).
 template <class T, class Op, int BlockThreads, int ItemsPerThread, bool Exclusive, class Delay,
-          int LookbackTilesPerLane = 1, bool ClearsWorkspace = false, int FirstLookbackTilesPerLane = 0>
+          int LookbackTilesPerLane = 1, bool ClearsWorkspace = false, int FirstLookbackTilesPerLane = 0,
+          bool FixedOrder = false, bool Aligned = true>
 __global__ void __launch_bounds__(
     BlockThreads, (pipeline_layout<T, BlockThreads, ItemsPerThread>::resident_by_shared))
     scan_pipeline_kernel(const T* in, T* out, index_t n, T init, Op op,
@@ -76,7 +83,7 @@ __global__ void __launch_bounds__(
 
   // C: one cp.async group per stage, empty or not (the pipeline's group counting).
   auto start_loads = [&](int s, index_t tile) {
-    layout::start_loads(stage_at(s), in, tile, tiles, n, prefetch_tiles);
+    layout::template start_loads<Aligned>(stage_at(s), in, tile, tiles, n, prefetch_tiles);
     return pipeline_nothing{};
   };
   auto prepare = [](pipeline_nothing, index_t) { return pipeline_nothing{}; };
@@ -96,7 +103,7 @@ __global__ void __launch_bounds__(
 #pragma unroll
     for (int i = 1; i < N; ++i) thread_total = op(thread_total, items[i]);
     r.has_thread_prefix = scan_t(reduce_storage).exclusive_prefix(thread_total, op, r.thread_prefix, r.aggregate);
-    if (tid == 0 && tile > 0) {  // tile 0 publishes its prefix directly
+    if (tid == 0 && (FixedOrder || tile > 0)) {  // tile 0 publishes its prefix directly (not FixedOrder)
       delay(tile, lookback::tile_status::aggregate);
       state.publish(tile, lookback::tile_status::aggregate, r.aggregate);
     }
@@ -108,7 +115,11 @@ __global__ void __launch_bounds__(
     read_items(s, items);
     scan_t::scan_thread_items(items, op);
     const bool has_tile_prefix = Exclusive || tile > 0;
-    if (warp == 0) {  // the aggregate went out a step ago
+    if constexpr (FixedOrder) {
+      if (warp == 0)
+        resolve_tile_prefix_fixed_order<Exclusive, LookbackTilesPerLane>(state, tile, reduced.aggregate, init, op,
+                                                                         backoff_ns, delay, tile_prefix);
+    } else if (warp == 0) {  // the aggregate went out a step ago
       if (first_window != LookbackTilesPerLane && step == 0)  // (see the tuning's field)
         resolve_tile_prefix<Exclusive, false, first_window>(state, tile, reduced.aggregate, init, op, backoff_ns,
                                                             delay, tile_prefix);
@@ -124,7 +135,7 @@ __global__ void __launch_bounds__(
     return pipeline_nothing{};
   };
   auto store = [&](int s, index_t tile, const reduction&, pipeline_nothing) {
-    layout::store_tile(stage_at(s), out, tile, n);
+    layout::template store_tile<Aligned>(stage_at(s), out, tile, n);
   };
   auto clear = [&](index_t next_claim) { clear_lookback_in_grid<BlockThreads>(state, counter, tiles, next_claim); };
   constexpr int claimer = BlockThreads > 32 ? 32 : 0;  // thread 0 publishes

@@ -151,28 +151,131 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
   }
 }
 
+// The deterministic scan: the pipelined agent in its fixed order (FixedOrder), with a
+// shape that no tuning row sets, since the bits depend on it: 256 threads of 128 bytes of
+// items (32 KiB tiles whatever the item size), tiles looked back on in groups of 256 (8
+// descriptors a lane). A group is as many tiles as the GPU scans in a few microseconds, so
+// the chain of the groups' last tiles (each waits for the previous one's PREFIX) stays
+// ahead of the tiles that wait on it. Every pointer alignment, every size: only the
+// copies' width changes with the alignment, never which items a thread combines.
+template <class T>
+struct deterministic_scan_plan {
+  static constexpr bool supported = 16 % sizeof(T) == 0;  // items of 1, 2, 4, 8 or 16 bytes
+  static constexpr int block_threads = 256;
+  static constexpr int items_per_thread = supported ? static_cast<int>(128 / sizeof(T)) : 1;
+  static constexpr int tiles_per_lane = 8;
+  static constexpr index_t tile_items = static_cast<index_t>(block_threads) * items_per_thread;
+  static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
+  static constexpr index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
+  static constexpr std::size_t counter_bytes = 16;
+  static constexpr std::size_t workspace_bytes(index_t n) {
+    return n <= 0 ? 0 : counter_bytes + scan_tile_state<T>::bytes(num_tiles(n));
+  }
+};
+
+// Whether a scan of T asked for `d` runs in the fixed order: floating-point and other
+// non-integer items asked for run_to_run or gpu_to_gpu. Integers are exact on every path.
+template <class T>
+constexpr bool scan_in_fixed_order(determinism d) {
+  return d != determinism::not_guaranteed && !std::is_integral_v<T>;
+}
+
+template <class T>
+std::size_t scan_workspace_bytes_for(index_t n, determinism d) {
+  return scan_in_fixed_order<T>(d) ? deterministic_scan_plan<T>::workspace_bytes(n) : scan_plan<T>::workspace_bytes(n);
+}
+
+template <class T>
+void check_deterministic_scan_args(index_t n) {
+  using plan = deterministic_scan_plan<T>;
+  if constexpr (!plan::supported) {
+    throw invalid_argument("determinism", "asks for a fixed order, which the scan gives for items of 1, 2, 4, 8 or "
+                                          "16 bytes; these are " + std::to_string(sizeof(T)));
+  } else if (n > plan::max_items) {
+    throw invalid_argument("n", "is " + std::to_string(n) + ", more than the " + std::to_string(plan::max_items) +
+                                    " items one deterministic scan supports");
+  }
+}
+
+// The launch alone (requires n > 0, checked arguments): one cooperative launch that clears
+// its own workspace, or, where the runtime refuses it, a memset and a plain launch.
+template <bool Exclusive, class T, class Op, class Delay = no_delay>
+void scan_launch_fixed_order(const T* in, index_t n, T* out, T init, Op op, const workspace& ws, cudaStream_t stream,
+                             Delay delay = {}) {
+  using plan = deterministic_scan_plan<T>;
+  if constexpr (plan::supported) {
+    constexpr int threads = plan::block_threads;
+    constexpr int items = plan::items_per_thread;
+    constexpr int window = plan::tiles_per_lane;
+    constexpr int shared_bytes = pipeline_layout<T, threads, items>::shared_bytes;
+    const index_t tiles = plan::num_tiles(n);
+    auto* base = static_cast<unsigned char*>(ws.data);
+    lookback::tile_counter counter(base);
+    scan_tile_state<T> state(base + plan::counter_bytes);
+    const index_t prefetch_tiles =
+        l2_prefetch_tiles(plan::tile_items * static_cast<index_t>(sizeof(T)), tuning::scan_l2_prefetch_bytes,
+                          tuning::scan_l2_prefetch_min_input_bytes, n * static_cast<index_t>(sizeof(T)),
+                          is_vector_aligned(in));
+    const auto run = [&](auto aligned_tag) {
+      constexpr bool aligned = decltype(aligned_tag)::value;
+      constexpr auto clearing = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay, window, true, 0, true, aligned>;
+      constexpr auto plain = scan_pipeline_kernel<T, Op, threads, items, Exclusive, Delay, window, false, 0, true, aligned>;
+      require_dynamic_shared<clearing>(shared_bytes, "the deterministic scan");
+      const index_t resident = resident_blocks<clearing>(threads, shared_bytes);
+      const dim3 grid(static_cast<unsigned>(tiles < resident ? tiles : resident));
+      if (try_launch_cooperative(clearing, grid, threads, shared_bytes, stream, in, out, n, init, op, state, counter,
+                                 tuning::default_scan_tuning<T>::value.lookback_backoff_ns, delay, prefetch_tiles))
+        return;
+      require_dynamic_shared<plain>(shared_bytes, "the deterministic scan");
+      ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
+      launch(plain, grid, threads, shared_bytes, stream, in, out, n, init, op, state, counter,
+             tuning::default_scan_tuning<T>::value.lookback_backoff_ns, delay, prefetch_tiles);
+    };
+    if (is_vector_aligned(in) && is_vector_aligned(out))
+      run(std::true_type{});
+    else
+      run(std::false_type{});
+  }
+}
+
 // Checks everything, then launches. Tuning = void: the tuning table's row.
+// determinism: see onepass::determinism; a fixed order runs scan_launch_fixed_order
+// (whatever Tuning says: its shape is not a tuning row's).
 template <bool Exclusive, class Tuning = void, class T, class Op, class Delay = no_delay>
 void scan_dispatch(const T* in, index_t n, T* out, T init, Op op, const workspace& ws,
-                   cudaStream_t stream, Delay delay = {}) {
+                   cudaStream_t stream, Delay delay = {}, determinism d = determinism::not_guaranteed) {
   check_scan_args(in, n, out);
-  check_workspace(ws, scan_plan_for<T, Tuning>::workspace_bytes(n));
+  const bool fixed = scan_in_fixed_order<T>(d);
+  if (fixed) check_deterministic_scan_args<T>(n);
+  check_workspace(ws, fixed ? deterministic_scan_plan<T>::workspace_bytes(n) : scan_plan_for<T, Tuning>::workspace_bytes(n));
   check_scan_memory(in, n, out);
   if (n == 0) return;
+  if constexpr (!std::is_integral_v<T>) {  // (integers never run it: not instantiated for them)
+    if (fixed) {
+      scan_launch_fixed_order<Exclusive>(in, n, out, init, op, ws, stream, delay);
+      return;
+    }
+  }
   scan_launch<Exclusive, Tuning>(in, n, out, init, op, ws, stream, delay);
 }
 
 // Simple call style: stream-ordered scratch allocation around the workspace call.
 template <bool Exclusive, class T, class Op>
-void scan_allocating(const T* in, index_t n, T* out, T init, Op op, cudaStream_t stream) {
+void scan_allocating(const T* in, index_t n, T* out, T init, Op op, cudaStream_t stream,
+                     determinism d = determinism::not_guaranteed) {
   // Every check before the allocation: bad input allocates nothing and writes nothing.
   check_scan_args(in, n, out);
+  const bool fixed = scan_in_fixed_order<T>(d);
+  if (fixed) check_deterministic_scan_args<T>(n);
   check_scan_memory(in, n, out);
   if (n == 0) return;
-  workspace ws{nullptr, scan_plan<T>::workspace_bytes(n)};
+  workspace ws{nullptr, scan_workspace_bytes_for<T>(n, d)};
   ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
   try {
-    scan_launch<Exclusive>(in, n, out, init, op, ws, stream);
+    if constexpr (!std::is_integral_v<T>) {
+      if (fixed) scan_launch_fixed_order<Exclusive>(in, n, out, init, op, ws, stream);
+    }
+    if (!fixed) scan_launch<Exclusive>(in, n, out, init, op, ws, stream);
   } catch (...) {
     (void)cudaFreeAsync(ws.data, stream);
     throw;

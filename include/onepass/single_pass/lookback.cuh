@@ -276,6 +276,80 @@ __device__ T lookback_warp_walk(const tile_state<T, SlotWords, TilesPerSlot>& st
   }
 }
 
+// The fixed-order lookback, for results that must not depend on timing (determinism):
+// the tiles are taken in groups of G = 32 * TilesPerLane, and tile t of group g (t in
+// [gG, gG + G)) combines, always grouped the same way,
+//   the PREFIX of tile gG - 1, the previous group's last tile (none for g = 0), then
+//   the AGGREGATEs of tiles gG ... t - 1:
+// lane l folds tiles gG + l * TilesPerLane + [0, TilesPerLane) that lie below t, in
+// order; then lanes are combined in pairs (l with l + 1 for even l, then l with l + 2 for
+// l a multiple of 4, ...) down to lane 0, which puts the previous group's PREFIX first.
+// Every grouping depends on t and G alone, never on which descriptors were published when,
+// so the same inputs give the same bits on every run. The caller publishes a PREFIX only
+// from a group's last tile (fixed_order_publishes_prefix), so the tiles [gG, t) read here
+// all hold their AGGREGATEs; those are waited on until published, and tile gG - 1 until
+// its PREFIX is. Requires tile > 0. Returns the combination in lane 0 (the other lanes'
+// values are unspecified); `has_value` false only for tile 0 of no group (never: tile > 0).
+template <int TilesPerLane, class T, int SlotWords, int TilesPerSlot, class Op>
+__device__ T lookback_fixed_order(const tile_state<T, SlotWords, TilesPerSlot>& state, index_t tile, Op op,
+                                  unsigned first_backoff_ns = 32) {
+  static_assert(TilesPerLane >= 1, "a lane reads at least one tile");
+  constexpr int K = TilesPerLane;
+  constexpr index_t group = 32 * K;
+  const int lane = detail::lane_id();
+  const index_t group_first = tile - tile % group;
+  const index_t lane_first = group_first + static_cast<index_t>(lane) * K;
+  // Lane 0 also waits for the previous group's PREFIX (its last tile's inclusive prefix).
+  const bool reads_previous = lane == 0 && group_first > 0;
+  T values[K];
+  T previous{};
+  bool ready[K];
+  bool previous_ready = !reads_previous;
+#pragma unroll
+  for (int k = 0; k < K; ++k) ready[k] = lane_first + k >= tile;  // nothing to read there
+  unsigned ns = first_backoff_ns;
+  for (;;) {
+    // Every descriptor not yet seen is read at once (independent loads, one latency).
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (!ready[k]) ready[k] = state.try_read(lane_first + k, values[k]) != tile_status::invalid;
+    if (!previous_ready) previous_ready = state.try_read(group_first - 1, previous) == tile_status::prefix;
+    bool lane_ready = previous_ready;
+#pragma unroll
+    for (int k = 0; k < K; ++k) lane_ready = lane_ready && ready[k];
+    if (__all_sync(detail::full_warp_mask, lane_ready)) break;
+    backoff(ns);
+  }
+  // The lane's tiles in order; a lane whose first tile is at or past `tile` has none.
+  T mine = values[0];
+  const bool has = lane_first < tile;
+#pragma unroll
+  for (int k = 1; k < K; ++k)
+    if (lane_first + k < tile) mine = op(mine, values[k]);
+  // Pairs of lanes, then pairs of pairs: lane l (a multiple of 2d) takes lane l + d's fold
+  // on its right. The lanes holding a fold are 0 ... m for some m, so a lane with none
+  // never sits left of one with some.
+  bool have = has;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const T right = detail::shfl_down(mine, d);
+    const bool right_has = __shfl_down_sync(detail::full_warp_mask, have, d) != 0;
+    if (lane % (2 * d) == 0 && lane + d < 32 && right_has) {
+      mine = have ? op(mine, right) : right;
+      have = true;
+    }
+  }
+  if (lane == 0 && group_first > 0) mine = have ? op(previous, mine) : previous;
+  return mine;
+}
+
+// Under the fixed-order lookback, whether tile `tile` publishes its inclusive PREFIX: only
+// each group's last tile (the others' AGGREGATEs stay, for the group's later tiles).
+template <int TilesPerLane>
+ONEPASS_HD constexpr bool fixed_order_publishes_prefix(index_t tile) {
+  return tile % (32 * TilesPerLane) == 32 * TilesPerLane - 1;
+}
+
 template <int TilesPerLane = 1, class T, int SlotWords, int TilesPerSlot, class Op>
 __device__ ONEPASS_FORCEINLINE T lookback_warp(const tile_state<T, SlotWords, TilesPerSlot>& state, index_t tile,
                                               Op op, unsigned first_backoff_ns = 32) {

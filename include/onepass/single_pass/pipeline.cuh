@@ -78,6 +78,29 @@ struct pipeline_layout {
     return memory + ((base_alignment - (at & (base_alignment - 1))) & (base_alignment - 1)) + s * stage_bytes;
   }
 
+  // One 16-byte chunk of whole items into the stage: one cp.async, or (Aligned = false)
+  // one per item.
+  template <bool Aligned>
+  static __device__ ONEPASS_FORCEINLINE void copy_chunk(unsigned char* to, const char* from) {
+    if constexpr (Aligned) {
+      cp_async_16(to, from);
+    } else {
+#pragma unroll
+      for (int i = 0; i < vector; ++i)
+        cp_async_element<sizeof(T)>(to + i * sizeof(T), from + i * static_cast<int>(sizeof(T)));
+    }
+  }
+  // Stores one chunk of the stage: one 16-byte store, or (Aligned = false) one per item.
+  template <bool Aligned>
+  static __device__ ONEPASS_FORCEINLINE void store_chunk(char* to, const unsigned char* from) {
+    if constexpr (Aligned) {
+      *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
+    } else {
+#pragma unroll
+      for (int i = 0; i < vector; ++i) reinterpret_cast<T*>(to)[i] = reinterpret_cast<const T*>(from)[i];
+    }
+  }
+
   // Starts the copies of tile `tile` of `in` (n items in all) into `stage`, as one
   // cp.async group. Chunk c of the tile is copied by thread c % threads, so a warp's
   // copies cover 512 contiguous bytes. Bytes past the end are zeros (a prefix never
@@ -92,6 +115,11 @@ struct pipeline_layout {
   // tile takes the loop below it. With the partial chunk handled inside the unrolled loop
   // (a variable-length byte copy per chunk) the kernel was several times longer, had a
   // stack frame, and int64 ran slower (docs/perf/scan.md, "The stage layout").
+  //
+  // Aligned = false: `in` is aligned to T only (the deterministic scan, which runs this
+  // pipeline whatever the alignment): each chunk is copied item by item (cp.async of 4 or
+  // 8 bytes), into the same places, so the stage holds the same tile either way.
+  template <bool Aligned = true>
   static __device__ ONEPASS_FORCEINLINE void start_loads(unsigned char* stage, const T* in, index_t tile,
                                                          index_t tiles, index_t n, index_t prefetch_tiles) {
     const index_t total_bytes = n * static_cast<index_t>(sizeof(T));
@@ -104,7 +132,7 @@ struct pipeline_layout {
 #pragma unroll
         for (int k = 0; k < thread_chunks; ++k) {
           const int c = k * BlockThreads + tid;
-          cp_async_16(stage + chunk_offset(c), src + c * 16);
+          copy_chunk<Aligned>(stage + chunk_offset(c), src + c * 16);
         }
       } else {
 #pragma unroll 1
@@ -113,7 +141,7 @@ struct pipeline_layout {
           const index_t left = tile_left - c * 16;
           unsigned char* to = stage + chunk_offset(c);
           if (left >= 16) {
-            cp_async_16(to, src + c * 16);
+            copy_chunk<Aligned>(to, src + c * 16);
           } else {
             // The array's last, partial chunk (or a chunk past it): whole items, zeros
             // after them. A cp.async with fewer source bytes would be a 16-byte read
@@ -177,6 +205,8 @@ struct pipeline_layout {
   // Stores the stage as tile `tile` of `out` (n items in all): consecutive threads,
   // consecutive 16-byte chunks; a partial last tile in a loop of its own (see
   // start_loads), its last partial chunk item by item.
+  // Aligned = false: `out` aligned to T only, one store an item.
+  template <bool Aligned = true>
   static __device__ ONEPASS_FORCEINLINE void store_tile(const unsigned char* stage, T* out, index_t tile,
                                                         index_t n) {
     const index_t total_bytes = n * static_cast<index_t>(sizeof(T));
@@ -187,7 +217,7 @@ struct pipeline_layout {
 #pragma unroll
       for (int k = 0; k < thread_chunks; ++k) {
         const int c = k * BlockThreads + tid;
-        *reinterpret_cast<uint4*>(dst + c * 16) = *reinterpret_cast<const uint4*>(stage + chunk_offset(c));
+        store_chunk<Aligned>(dst + c * 16, stage + chunk_offset(c));
       }
       return;
     }
@@ -197,7 +227,7 @@ struct pipeline_layout {
       const index_t left = tile_left - c * 16;
       const unsigned char* from = stage + chunk_offset(c);
       if (left >= 16) {
-        *reinterpret_cast<uint4*>(dst + c * 16) = *reinterpret_cast<const uint4*>(from);
+        store_chunk<Aligned>(dst + c * 16, from);
       } else {
         T* to = reinterpret_cast<T*>(dst + c * 16);
         for (int i = 0; i * static_cast<index_t>(sizeof(T)) < left; ++i) to[i] = reinterpret_cast<const T*>(from)[i];

@@ -41,4 +41,31 @@ __device__ ONEPASS_FORCEINLINE void resolve_tile_prefix(lookback::tile_state<T, 
   }
 }
 
+// resolve_tile_prefix in the fixed order (lookback_fixed_order), for the deterministic
+// scans: the same bits whatever the timing. Every tile, tile 0 included, has published its
+// AGGREGATE already (the caller's reduction step); only a group's last tile publishes its
+// inclusive PREFIX here. init goes first in group 0's prefixes (exclusive scans), and
+// through the groups' PREFIXes into every later one.
+template <bool Exclusive, int LookbackTilesPerLane, class T, int SlotWords, int TilesPerSlot, class Op,
+          class Delay>
+__device__ ONEPASS_FORCEINLINE void resolve_tile_prefix_fixed_order(
+    lookback::tile_state<T, SlotWords, TilesPerSlot>& state, index_t tile, const T& aggregate, const T& init, Op op,
+    unsigned backoff_ns, const Delay& delay, T& tile_prefix) {
+  const bool leader = lane_id() == 0;
+  constexpr index_t group = 32 * LookbackTilesPerLane;
+  T prefix = init;
+  if (tile > 0) {
+    prefix = lookback::lookback_fixed_order<LookbackTilesPerLane>(state, tile, op, backoff_ns);
+    if (Exclusive && tile < group) prefix = op(init, prefix);
+  }
+  if (leader) {
+    if (lookback::fixed_order_publishes_prefix<LookbackTilesPerLane>(tile)) {
+      const T inclusive = Exclusive || tile > 0 ? op(prefix, aggregate) : aggregate;
+      delay(tile, lookback::tile_status::prefix);
+      state.publish(tile, lookback::tile_status::prefix, inclusive);
+    }
+    tile_prefix = prefix;
+  }
+}
+
 }  // namespace onepass::detail

@@ -25,6 +25,7 @@
 #include "onepass/ladder/scan/chained.cuh"
 #include "onepass/ladder/scan/common.cuh"
 #include "onepass/ladder/scan/cub.cuh"
+#include "onepass/ladder/scan/deterministic.cuh"
 #include "onepass/ladder/scan/hillis_steele.cuh"
 #include "onepass/ladder/scan/lookback.cuh"
 #include "onepass/ladder/scan/production.cuh"
@@ -38,7 +39,7 @@ namespace onepass::ladder {
 using scan_ladder =
     variant_list<sequential, hillis_steele, blelloch, blelloch_bcf, warp_shuffle, three_pass_smem,
                  three_pass_warp, chained, lookback_thread, lookback_warp, lookback_vec<4>,
-                 lookback_vec<8>, lookback_vec<12>, lookback_vec<16>, production, cub_scan>;
+                 lookback_vec<8>, lookback_vec<12>, lookback_vec<16>, production, deterministic, cub_scan>;
 
 // What is known of a variant without choosing a type.
 struct scan_variant_info {
