@@ -43,9 +43,22 @@ template <int Threads, int Items, int Window, int MinBlocks,
           int RankGroup = 4, unsigned PauseNs = 32, int HistogramBlocks = 1, int HistogramThreads = 1024,
           int HistogramCopies = 16>
 struct row {
-  static constexpr tuning::radix_sort_tuning value{
-      Items,   HistogramThreads, HistogramBlocks, 1ll << 28, Window,   PauseNs,
-      RankGroup, Values,         MinBlocks,       Threads,   KeysApart, HistogramCopies};
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t{};
+    t.onesweep_items_per_thread = Items;
+    t.histogram_block_threads = HistogramThreads;
+    t.histogram_blocks_per_sm = HistogramBlocks;
+    t.portion_items = 1ll << 28;
+    t.lookback_window = Window;
+    t.lookback_first_pause_ns = PauseNs;
+    t.rank_group = RankGroup;
+    t.value_load = Values;
+    t.onesweep_min_blocks_per_sm = MinBlocks;
+    t.onesweep_block_threads = Threads;
+    t.keys_apart = KeysApart;
+    t.histogram_counter_copies = HistogramCopies;
+    return t;
+  }();
 };
 // The production row with the onesweep kernel's L2 prefetch `KiB` ahead (in keys' bytes;
 // 0: none) from any portion size on. (Production: 1 MiB for keys alone, none for pairs.)

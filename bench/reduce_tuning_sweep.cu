@@ -16,7 +16,15 @@ using namespace onepass;
 
 template <int Threads, int Items, int BlocksPerSM, bool First = true, bool Second = true>
 struct row {
-  static constexpr tuning::reduce_tuning value{Threads, Items, BlocksPerSM, First, Second};
+  static constexpr tuning::reduce_tuning value = [] {
+    tuning::reduce_tuning t{};
+    t.block_threads = Threads;
+    t.items_per_thread = Items;
+    t.blocks_per_sm = BlocksPerSM;
+    t.programmatic_first = First;
+    t.programmatic_second = Second;
+    return t;
+  }();
 };
 
 template <class T>

@@ -27,16 +27,20 @@ using namespace onepass;
 template <int Threads, int Items, unsigned Backoff, int MinBlocks = 0, bool Pipelined = false, int PrefetchMiB = 0,
           bool SingleWave = false, int PipelineLookbackTilesPerLane = 1>
 struct row {
-  static constexpr tuning::scan_tuning value{Threads,
-                                              Items,
-                                              Backoff,
-                                              MinBlocks,
-                                              Pipelined,
-                                              0,
-                                              static_cast<long long>(PrefetchMiB) << 20,
-                                              0,
-                                              SingleWave,
-                                              PipelineLookbackTilesPerLane};
+  static constexpr tuning::scan_tuning value = [] {
+    tuning::scan_tuning t{};
+    t.block_threads = Threads;
+    t.items_per_thread = Items;
+    t.lookback_backoff_ns = Backoff;
+    t.min_blocks_per_sm = MinBlocks;
+    t.pipelined = Pipelined;
+    t.pipeline_min_tiles_per_block = 0;
+    t.l2_prefetch_bytes = static_cast<long long>(PrefetchMiB) << 20;
+    t.l2_prefetch_min_input_bytes = 0;
+    t.single_wave = SingleWave;
+    t.pipeline_lookback_tiles_per_lane = PipelineLookbackTilesPerLane;
+    return t;
+  }();
 };
 
 // The production row with the single-wave agent turned off: what it replaces.

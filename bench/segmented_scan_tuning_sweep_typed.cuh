@@ -29,15 +29,16 @@ template <int Threads, int Items, int MinBlocks, int PrefetchMiB = 2, int Pipeli
           int PipelineItems = 32, unsigned BackoffNs = 32, int PipelineMinBlocks = 0, int LookbackTiles = 1>
 struct row {
   static constexpr tuning::segmented_scan_tuning value = [] {
-    tuning::segmented_scan_tuning t{Threads,
-                                    Items,
-                                    BackoffNs,
-                                    MinBlocks,
-                                    static_cast<long long>(PrefetchMiB) << 20,
-                                    tuning::segmented_scan_l2_prefetch_min_input_bytes,
-                                    PipelineThreads > 0,
-                                    PipelineThreads > 0 ? PipelineThreads : 128,
-                                    PipelineItems};
+    tuning::segmented_scan_tuning t{};
+    t.block_threads = Threads;
+    t.items_per_thread = Items;
+    t.lookback_backoff_ns = BackoffNs;
+    t.min_blocks_per_sm = MinBlocks;
+    t.l2_prefetch_bytes = static_cast<long long>(PrefetchMiB) << 20;
+    t.l2_prefetch_min_input_bytes = tuning::segmented_scan_l2_prefetch_min_input_bytes;
+    t.pipelined = PipelineThreads > 0;
+    t.pipeline_block_threads = PipelineThreads > 0 ? PipelineThreads : 128;
+    t.pipeline_items_per_thread = PipelineItems;
     t.pipeline_lookback_tiles_per_lane = LookbackTiles;
     t.pipeline_min_blocks_per_sm = PipelineMinBlocks;
     return t;

@@ -32,16 +32,32 @@ using namespace onepass;
 // Items = RegisterRows + SharedItems / Threads.
 template <int Threads, int Items, int PrefetchMiB, int RegisterRows = 0, int SharedItems = 0, int MinBlocks = 0>
 struct row {
-  static constexpr tuning::select_tuning value{
-      Threads, Items, 32, static_cast<long long>(PrefetchMiB) << 20, 0, RegisterRows, SharedItems, MinBlocks};
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t{};
+    t.block_threads = Threads;
+    t.items_per_thread = Items;
+    t.lookback_backoff_ns = 32;
+    t.l2_prefetch_bytes = static_cast<long long>(PrefetchMiB) << 20;
+    t.register_rows = RegisterRows;
+    t.shared_items = SharedItems;
+    t.split_min_blocks_per_sm = MinBlocks;
+    return t;
+  }();
 };
 
 // The one-tile kernel (2 MiB prefetch) with its packed items written one store an item
 // or 16 bytes a store.
 template <int Items, bool VectorStores>
 struct one_tile_row {
-  static constexpr tuning::select_tuning value{
-      128, Items, 32, 2ll << 20, 0, 0, 0, 0, true, VectorStores};
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t{};
+    t.block_threads = 128;
+    t.items_per_thread = Items;
+    t.lookback_backoff_ns = 32;
+    t.l2_prefetch_bytes = 2ll << 20;
+    t.vector_stores = VectorStores;
+    return t;
+  }();
 };
 
 // The production row with the L2 prefetch `MiB` ahead from any input size on.
@@ -91,17 +107,20 @@ struct production_pipeline_everywhere {
 // RegisterRows > 0 the split tile (at least SplitMin blocks per SM).
 template <int Threads, int Items, int RegisterRows = 0, int SplitMin = 0, int OneTileMin = 0>
 struct shape_row {
-  static constexpr tuning::select_tuning value{Threads,
-                                               Items,
-                                               32,
-                                               tuning::select_l2_prefetch_bytes_4byte,
-                                               0,
-                                               RegisterRows,
-                                               RegisterRows > 0 ? Threads * (Items - RegisterRows) : 0,
-                                               SplitMin,
-                                               true,
-                                               true,
-                                               OneTileMin};
+  static constexpr tuning::select_tuning value = [] {
+    tuning::select_tuning t{};
+    t.block_threads = Threads;
+    t.items_per_thread = Items;
+    t.lookback_backoff_ns = 32;
+    t.l2_prefetch_bytes = tuning::select_l2_prefetch_bytes_4byte;
+    t.register_rows = RegisterRows;
+    t.shared_items = RegisterRows > 0 ? Threads * (Items - RegisterRows) : 0;
+    t.split_min_blocks_per_sm = SplitMin;
+    t.split_selects = true;
+    t.vector_stores = true;
+    t.min_blocks_per_sm = OneTileMin;
+    return t;
+  }();
 };
 
 // flagged: select_flagged with uint8 flags that say what select_if's predicate would.

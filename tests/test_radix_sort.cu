@@ -270,7 +270,15 @@ std::ostream& operator<<(std::ostream& os, const two_halves& v) { return os << v
 // A shape whose tile is small enough for 8-byte values to be staged in shared memory.
 template <tuning::radix_value_load Load>
 struct small_tiles {
-  static constexpr tuning::radix_sort_tuning value{8, 256, 4, 1ll << 28, 4, 32, 4, Load, 3};
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t{};
+    t.onesweep_items_per_thread = 8;
+    t.histogram_block_threads = 256;
+    t.histogram_blocks_per_sm = 4;
+    t.portion_items = 1ll << 28;
+    t.value_load = Load;
+    return t;
+  }();
 };
 using value_load = tuning::radix_value_load;
 template <class Key, class Value, class Tuning>
@@ -283,8 +291,18 @@ using production = tuning::default_radix_sort_tuning<Key, Value>;
 // tile-sorted keys have shared memory apart from the ranking's offsets.
 template <int Threads, int Items, int PortionTiles, tuning::radix_value_load Load, bool KeysApart = true>
 struct wide_blocks {
-  static constexpr tuning::radix_sort_tuning value{Items, 256, 4, static_cast<long long>(PortionTiles) * Threads * Items,
-                                                   4,     32,  4, Load, 2, Threads, KeysApart};
+  static constexpr tuning::radix_sort_tuning value = [] {
+    tuning::radix_sort_tuning t{};
+    t.onesweep_items_per_thread = Items;
+    t.histogram_block_threads = 256;
+    t.histogram_blocks_per_sm = 4;
+    t.portion_items = static_cast<long long>(PortionTiles) * Threads * Items;
+    t.value_load = Load;
+    t.onesweep_min_blocks_per_sm = 2;
+    t.onesweep_block_threads = Threads;
+    t.keys_apart = KeysApart;
+    return t;
+  }();
 };
 
 // The values reach the scatter through shared memory (copied asynchronously at the load:

@@ -15,11 +15,21 @@
 
 namespace onepass::tuning {
 
-struct histogram_tuning {
+// The kernel's shape: its block, its loads in flight, its grid.
+struct histogram_shape {
   int block_threads = 0;
   int vectors_per_thread = 0;  // 16-byte loads each thread has in flight per round
   int blocks_per_sm = 0;       // the grid, at most (fewer when shared memory or n is small)
+};
+
+// Which counter layout a call runs.
+struct histogram_choice {
   int column_max_bins = 0;     // up to this many bins: the conflict-free `columns` layout
+};
+
+// A row of the table: a shape and a choice, each field read by its name.
+struct histogram_tuning : histogram_shape, histogram_choice {
+
 };
 
 constexpr histogram_tuning histogram_sm90_row() {

@@ -20,7 +20,8 @@ enum class radix_value_load {
   after_keys,       // loaded once the keys are written out, as CUB's Onesweep does
 };
 
-struct radix_sort_tuning {
+// The kernels' shapes: tiles, occupancy, clusters, lookback windows, and the shapes of the small, tiny and medium sorts.
+struct radix_sort_shape {
   int onesweep_items_per_thread;
   int histogram_block_threads;
   // Histogram blocks per SM and portion: enough to keep every SM's loads in flight.
@@ -36,7 +37,6 @@ struct radix_sort_tuning {
   // Ranking: items whose warp matches (ballots) are computed together before their
   // offset updates; divides the items per thread.
   int rank_group = 4;
-  radix_value_load value_load = radix_value_load::async_to_shared;
   // Onesweep blocks that must fit on one SM by registers (__launch_bounds__'s minimum):
   // caps the registers at 65536 / (block threads * this). Left to itself the compiler's choice
   // swings between 64 and 123 registers with small changes to the kernel.
@@ -45,28 +45,15 @@ struct radix_sort_tuning {
   // — larger tiles (fewer lookbacks, longer runs per digit in the output) without more
   // registers per thread.
   int onesweep_block_threads = 256;
-  // The tile-sorted keys in shared memory of their own, rather than over the ranking's
-  // per-warp digit offsets: each key is stored as soon as it is ranked, so neither the
-  // keys nor their positions stay in registers past the ranking, and one barrier goes.
-  // Costs shared memory: warps * 1 KiB a block for keys alone, a whole tile of keys with
-  // values (which then take the offsets' place).
-  bool keys_apart = true;
   // Copies of each histogram counter (1-32, a power of two; lane l adds to copy l % copies,
   // in its own bank): the counters take max passes * 256 * copies * 4 bytes of shared
   // memory a histogram block.
   int histogram_counter_copies = 1;
-  // How far ahead of its own tile a onesweep block asks L2 to prefetch the keys (and
-  // values) of a later tile, in bytes of keys, rounded down to whole tiles; 0 = none. Only
-  // with 16-byte aligned keys (values: aligned ones only) in a portion of at least
-  // l2_prefetch_min_input_bytes of keys.
-  long long l2_prefetch_bytes = 0;
-  long long l2_prefetch_min_input_bytes = 0;
   // Onesweep blocks launched as thread-block clusters of this many (1 or 2; clusters need
   // sm_90, elsewhere the launch is plain), which the GPU schedules together on one GPC.
   // cluster_write_together: a cluster barrier before the scatter, so that the cluster's
   // blocks write their tiles out at the same time.
   int onesweep_cluster_blocks = 1;
-  bool cluster_write_together = false;
   // Sub-tiles a onesweep block ranks one after the other and writes out as one tile (1 or
   // 2): with 2, each digit's runs in the output are twice as long at the same registers a
   // thread — the first sub-tile's keys are read twice (the second time from L2) and every
@@ -75,6 +62,29 @@ struct radix_sort_tuning {
   // staged (value_load is not read; when: values_before_keys_out); a tile holds at most
   // 65536 items.
   int onesweep_subtiles = 1;
+  int small_sort_block_threads = 256;
+  int small_sort_items_per_thread = 16;
+  int tiny_sort_items_per_thread = 8;
+  int medium_sort_block_threads = 512;
+  int medium_sort_items_per_thread = 16;
+};
+
+// Which kernel variant and which shape a sort runs, and what it asks of the memory system.
+struct radix_sort_choice {
+  radix_value_load value_load = radix_value_load::async_to_shared;
+  // The tile-sorted keys in shared memory of their own, rather than over the ranking's
+  // per-warp digit offsets: each key is stored as soon as it is ranked, so neither the
+  // keys nor their positions stay in registers past the ranking, and one barrier goes.
+  // Costs shared memory: warps * 1 KiB a block for keys alone, a whole tile of keys with
+  // values (which then take the offsets' place).
+  bool keys_apart = true;
+  // How far ahead of its own tile a onesweep block asks L2 to prefetch the keys (and
+  // values) of a later tile, in bytes of keys, rounded down to whole tiles; 0 = none. Only
+  // with 16-byte aligned keys (values: aligned ones only) in a portion of at least
+  // l2_prefetch_min_input_bytes of keys.
+  long long l2_prefetch_bytes = 0;
+  long long l2_prefetch_min_input_bytes = 0;
+  bool cluster_write_together = false;
   // With two sub-tiles and values: the first sub-tile's values are loaded into registers
   // before the keys go out (their loads fly meanwhile) instead of after. Measured at 2^28
   // (docs/perf/radix_sort.md, "Values loaded before the keys go out"): with 4-byte values
@@ -87,21 +97,16 @@ struct radix_sort_tuning {
   // below). Large tiles leave most SMs idle there: at 2^16 uint32 pairs two sub-tiles of
   // 384 x 20 are 5 blocks for 132 SMs, each pass one tile's whole life.
   long long small_sort_max_items = 0;
-  int small_sort_block_threads = 256;
-  int small_sort_items_per_thread = 16;
   // Tiny sorts: at most tiny_sort_max_items keys (0: none; at most small_sort_max_items)
   // run the small shape with tiny_sort_items_per_thread items a thread instead
   // (radix_tiny_sort_tuning below): half the tile again, twice the blocks.
   long long tiny_sort_max_items = 0;
-  int tiny_sort_items_per_thread = 8;
   // Medium sorts: more than small_sort_max_items keys and at most medium_sort_max_items (0:
   // none) run one sub-tile of medium_sort_block_threads x medium_sort_items_per_thread a
   // block, launched plain (radix_medium_sort_tuning below): at 2^21 uint32 pairs 8192-item
   // tiles are one full wave of two blocks a SM on 132 SMs where production's 15,360 are
   // half of one.
   long long medium_sort_max_items = 0;
-  int medium_sort_block_threads = 512;
-  int medium_sort_items_per_thread = 16;
   // Sorts of at most plain_sort_max_items (0: none) past the medium-sort switch, on GPUs
   // whose peak DRAM bandwidth (memory clock x bus width) is above plain_sort_min_dram_gbps,
   // run this shape launched plain: no clusters and no cluster barrier. (On the higher-
@@ -109,6 +114,10 @@ struct radix_sort_tuning {
   // bandwidth one they were measured at 2^27-2^28 only.)
   long long plain_sort_max_items = 0;
   int plain_sort_min_dram_gbps = 0;
+};
+
+// A row of the table: a shape and a choice, each field read by its name.
+struct radix_sort_tuning : radix_sort_shape, radix_sort_choice {
   constexpr int onesweep_tile_items() const {
     return onesweep_block_threads * onesweep_items_per_thread * onesweep_subtiles;
   }

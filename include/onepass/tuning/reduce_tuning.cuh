@@ -16,16 +16,25 @@
 
 namespace onepass::tuning {
 
-struct reduce_tuning {
+// The kernel's shape: its block, its loads in flight, its grid.
+struct reduce_shape {
   int block_threads = 0;
   int items_per_thread = 0;  // per segment; a multiple of the 128-bit vector width
   int blocks_per_sm = 0;     // the grid, at most: this many blocks per SM (fewer when n is small)
+};
+
+// How the two kernels are launched.
+struct reduce_choice {
   // Programmatic dependent launch (Hopper): the second kernel is launched so that it is
   // resident, waiting, when the first finishes, which saves a launch latency on small
   // inputs. Launching the first one so too lets it overlap the kernel before it,
   // but its wait costs as much as that saves here: off (docs/perf/reduce.md).
   bool programmatic_first = false;
   bool programmatic_second = true;
+};
+
+// A row of the table: a shape and a choice, each field read by its name.
+struct reduce_tuning : reduce_shape, reduce_choice {
   constexpr int segment_items() const { return 32 * items_per_thread; }
 };
 

@@ -53,12 +53,19 @@ struct rms_norm_shape {
   constexpr int rows_per_block() const { return block_threads / row_threads; }
 };
 
-struct rms_norm_tuning {
+// The kernels' shapes: the register-held rows' shapes by width, the two-pass kernel's.
+struct rms_norm_shapes {
   static constexpr int max_shapes = 8;
   rms_norm_shape shapes[max_shapes];  // increasing max_width(); the first shape_count are used
   int shape_count = 0;
   int two_pass_threads = 0;  // block size of the two-pass kernel (widths past the last shape)
   int two_pass_unroll = 0;   // loads each thread has in flight per step of either pass
+
+  constexpr int max_register_width() const { return shapes[shape_count - 1].max_width(); }
+};
+
+// How the kernels run: their grid, when the weight is loaded, how y is stored.
+struct rms_norm_choice {
   // Most blocks launched; blocks loop over the rows beyond. 0: one block per row group,
   // up to the 2^31 - 1 a grid allows. (Tests set a few, so every block loops.)
   int max_blocks = 0;
@@ -67,9 +74,10 @@ struct rms_norm_tuning {
   bool weight_early = false;
   // Every kernel: store y with the evict-first hint (__stcs) instead of a plain store.
   bool streaming_stores = false;
-
-  constexpr int max_register_width() const { return shapes[shape_count - 1].max_width(); }
 };
+
+// A row of the table: the shapes and a choice, each field read by its name.
+struct rms_norm_tuning : rms_norm_shapes, rms_norm_choice {};
 
 // The table for compute capability 8.0 and newer; element sizes 2 (bfloat16) and 4 (float).
 // Streaming stores for float only: in two sweeps on sm_90 they gained at most widths for

@@ -15,7 +15,8 @@
 
 namespace onepass::tuning {
 
-struct scan_tuning {
+// The kernels' shapes: tiles, occupancy and lookback windows.
+struct scan_shape {
   int block_threads = 0;
   int items_per_thread = 0;
   unsigned lookback_backoff_ns = 0;  // first pause between polls of a not-ready tile; 0 = spin
@@ -25,6 +26,21 @@ struct scan_tuning {
   // 1: an explicit 1 lets nvcc take more registers for the 256x32 int32 tile, leaving
   // room for only two blocks per SM (docs/perf/scan.md, "Attempts").
   int min_blocks_per_sm = 0;
+  // The pipelined agent's lookback window: each lane of the looking-back warp reads this
+  // many consecutive descriptors per round trip (lookback::lookback_warp), 32 times that
+  // in all. The one-tile agent always reads 32: a 64-tile window made it slower
+  // (docs/perf/scan.md, "where the last points go").
+  int pipeline_lookback_tiles_per_lane = 1;
+  // The pipelined agent's window for each block's first tile (0: the same as the
+  // others'). A block's first lookback walks back over the tiles that every other block
+  // took in its first step, all of them AGGREGATE, to tile 0's PREFIX: with 64-tile
+  // windows up to five round trips in a row, one with a window wide enough.
+  int pipeline_first_lookback_tiles_per_lane = 0;
+  constexpr int tile_items() const { return block_threads * items_per_thread; }
+};
+
+// Which kernel a call runs, and what it asks of the memory system.
+struct scan_choice {
   // Persistent blocks that keep loads in flight during their lookback
   // (agent/scan_pipeline.cuh); needs 16-byte aligned pointers and items that divide 16
   // bytes. Otherwise the dispatcher uses the one-tile-per-block kernel
@@ -37,6 +53,14 @@ struct scan_tuning {
   // run the pipelined agent at every size. Since the pipelined agent clears its own
   // workspace, 8-byte rows use 0: see the table below.
   double pipeline_min_tiles_per_block = 4;
+  // The pipelined agent launched cooperatively, clearing its own descriptors and tile
+  // counter behind a grid barrier (agent/scan_pipeline.cuh), in place of a memset before
+  // it: one launch a call instead of two.
+  bool pipeline_clears_workspace = false;
+  // When every tile's block fits on the GPU at once, one cooperative launch with a grid
+  // barrier in place of the lookback (agent/scan_single_wave.cuh): no workspace clearing,
+  // one launch. Tests turn it off to run the lookback agents at small sizes.
+  bool single_wave = true;
   // How far ahead of its own tile a block asks L2 to prefetch the input (one tile's
   // worth), in bytes, rounded down to whole tiles; 0 = no prefetch. Both agents; only
   // with a 16-byte aligned input of at least l2_prefetch_min_input_bytes. The prefetch
@@ -46,26 +70,11 @@ struct scan_tuning {
   // there), hence the size floor (docs/perf/scan.md, "the L2 prefetch").
   long long l2_prefetch_bytes = 0;
   long long l2_prefetch_min_input_bytes = 0;
-  // When every tile's block fits on the GPU at once, one cooperative launch with a grid
-  // barrier in place of the lookback (agent/scan_single_wave.cuh): no workspace clearing,
-  // one launch. Tests turn it off to run the lookback agents at small sizes.
-  bool single_wave = true;
-  // The pipelined agent's lookback window: each lane of the looking-back warp reads this
-  // many consecutive descriptors per round trip (lookback::lookback_warp), 32 times that
-  // in all. The one-tile agent always reads 32: a 64-tile window made it slower
-  // (docs/perf/scan.md, "where the last points go").
-  int pipeline_lookback_tiles_per_lane = 1;
-  // The pipelined agent launched cooperatively, clearing its own descriptors and tile
-  // counter behind a grid barrier (agent/scan_pipeline.cuh), in place of a memset before
-  // it: one launch a call instead of two.
-  bool pipeline_clears_workspace = false;
-  // The pipelined agent's window for each block's first tile (0: the same as the
-  // others'). A block's first lookback walks back over the tiles that every other block
-  // took in its first step, all of them AGGREGATE, to tile 0's PREFIX: with 64-tile
-  // windows up to five round trips in a row, one with a window wide enough.
-  int pipeline_first_lookback_tiles_per_lane = 0;
-  constexpr int tile_items() const { return block_threads * items_per_thread; }
 };
+
+// A row of the table: a shape and a choice, each field read by its name
+// (Tuning::value.block_threads).
+struct scan_tuning : scan_shape, scan_choice {};
 
 inline constexpr long long scan_l2_prefetch_bytes = 2ll << 20;
 inline constexpr long long scan_l2_prefetch_min_input_bytes = 128ll << 20;

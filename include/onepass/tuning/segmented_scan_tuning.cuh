@@ -56,11 +56,30 @@ namespace onepass::tuning {
 // shorten an integer chain itself), so grouping is for floating point alone.
 enum class thread_scan_order { in_order, grouped_for_offsets, grouped };
 
-struct segmented_scan_tuning {
+// The kernels' shapes: tiles, occupancy, lookback windows, the marking's runs.
+struct segmented_scan_shape {
   int block_threads = 0;
   int items_per_thread = 0;
   unsigned lookback_backoff_ns = 0;  // first pause between polls of a not-ready tile; 0 = spin
   int min_blocks_per_sm = 0;     // __launch_bounds__' second argument; 0 = the compiler's choice
+  int pipeline_block_threads = 128;
+  int pipeline_items_per_thread = 32;
+  int pipeline_lookback_tiles_per_lane = 1;  // lookback::lookback_warp's window
+  // The pipelined kernel's __launch_bounds__ minimum (it caps the registers at 65536 /
+  // (threads * this)); 0 = as many blocks as its shared memory allows.
+  int pipeline_min_blocks_per_sm = 0;
+  // Scan by key through the pipelined agent too, with this __launch_bounds__ minimum in
+  // place of pipeline_min_blocks_per_sm (its keys, up to 4 bytes each, wait in registers
+  // for a step: agent/segment_heads.cuh, key_heads); 0 = one tile per block.
+  int pipeline_by_key_min_blocks_per_sm = 0;
+  // How the pipelined agent's step A scans a thread's items (thread_scan_order).
+  thread_scan_order pipeline_thread_scan = thread_scan_order::in_order;
+  int gaps_as_heads_long_segments_per_lane = 8;
+  int gaps_as_heads_long_window_words = 512;
+};
+
+// Which kernel and which path a call runs, and what it asks of the memory system.
+struct segmented_scan_choice {
   // How far ahead of its own tile a block asks L2 to prefetch the values (whole tiles; 0 =
   // none), for 16-byte aligned values of at least l2_prefetch_min_input_bytes (as the
   // scan's tuning).
@@ -72,25 +91,13 @@ struct segmented_scan_tuning {
   // divides 16. Its own tile shape: a thread holds whole 16-byte chunks, 1, 2, 4 or 8 of
   // them, and at most 32 items.
   bool pipelined = false;
-  int pipeline_block_threads = 128;
-  int pipeline_items_per_thread = 32;
   // ... used from this many tiles per resident block up (as the plain scan's tuning;
   // tests set 0 to run it at every size).
   int pipeline_min_tiles_per_block = 4;
-  int pipeline_lookback_tiles_per_lane = 1;  // lookback::lookback_warp's window
-  // The pipelined kernel's __launch_bounds__ minimum (it caps the registers at 65536 /
-  // (threads * this)); 0 = as many blocks as its shared memory allows.
-  int pipeline_min_blocks_per_sm = 0;
   // The pipelined kernel launched cooperatively, clearing its own descriptors and tile
   // counter (as the plain scan's): for head flags one launch instead of a memset and the
   // kernel. The offsets form keeps the memset, which clears its bitmaps too.
   bool pipeline_clears_workspace = false;
-  // Scan by key through the pipelined agent too, with this __launch_bounds__ minimum in
-  // place of pipeline_min_blocks_per_sm (its keys, up to 4 bytes each, wait in registers
-  // for a step: agent/segment_heads.cuh, key_heads); 0 = one tile per block.
-  int pipeline_by_key_min_blocks_per_sm = 0;
-  // How the pipelined agent's step A scans a thread's items (thread_scan_order).
-  thread_scan_order pipeline_thread_scan = thread_scan_order::in_order;
   // The offsets forms run the pipelined kernel with its headless-tile path (a tile in which
   // no item begins a segment or a gap is reduced and scanned as plain values, in code
   // compiled for no heads) when their heads lie at least this many items apart on average:
@@ -124,8 +131,10 @@ struct segmented_scan_tuning {
   // turns the choice on from 64 items, measured again without them: faster, nothing
   // slower ("Runs of 32 adopted").
   long long gaps_as_heads_long_segment_items = 0;
-  int gaps_as_heads_long_segments_per_lane = 8;
-  int gaps_as_heads_long_window_words = 512;
+};
+
+// A row of the table: a shape and a choice, each field read by its name.
+struct segmented_scan_tuning : segmented_scan_shape, segmented_scan_choice {
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr int pipeline_tile_items() const { return pipeline_block_threads * pipeline_items_per_thread; }
 };

@@ -14,16 +14,11 @@
 
 namespace onepass::tuning {
 
-struct select_tuning {
+// The kernels' shapes: tiles, occupancy, lookback windows.
+struct select_shape {
   int block_threads = 0;
   int items_per_thread = 0;
   unsigned lookback_backoff_ns = 0;  // first pause between polls of a not-ready tile; 0 = spin
-  // How far ahead of its own tile a block asks L2 to prefetch the input, in bytes (whole
-  // tiles; 0 = none), for 16-byte aligned inputs of at least l2_prefetch_min_input_bytes
-  // (as the scan's tuning): it keeps DRAM busy while tiles wait on their lookbacks, a
-  // clear gain at 2^28 on both sm_90 parts measured (docs/perf/select.md).
-  long long l2_prefetch_bytes = 0;
-  long long l2_prefetch_min_input_bytes = 0;
   // The split tile (agent/select_split.cuh), for 4- and 8-byte items on a 16-byte
   // aligned input: register_rows rows of 32 items per warp in registers, shared_items
   // more in shared memory; 0 = the one-tile kernel always. Its tile must hold as many
@@ -34,13 +29,6 @@ struct select_tuning {
   // The split-tile kernel's __launch_bounds__ minimum of resident blocks per SM (0: none,
   // the compiler's choice).
   int split_min_blocks_per_sm = 0;
-  // With a split tile: whether select_if and unique use it too (false: partitions only).
-  bool split_selects = true;
-  // The one-tile kernel writes its packed items with 16-byte stores (4- and 8-byte items;
-  // agent/select.cuh, store_packed) instead of one store an item: fewer store
-  // instructions, a gain that grows with the share kept and nothing lost where little is
-  // kept (docs/perf/select.md, "16-byte stores in the one-tile kernel").
-  bool vector_stores = false;
   // The one-tile kernel's __launch_bounds__ minimum of resident blocks per SM (0: none, the
   // compiler's choice).
   int min_blocks_per_sm = 0;
@@ -57,9 +45,30 @@ struct select_tuning {
   // every row set them).
   int pipeline_threads = 0;
   int pipeline_items = 0;
-  double pipeline_min_tiles_per_block = 2.5;
   // Its lookback's window: each lane reads this many consecutive descriptors a round trip.
   int pipeline_lookback_tiles_per_lane = 1;
+};
+
+// Which kernel a call runs, how it stores, and what it asks of the memory system.
+struct select_choice {
+  // How far ahead of its own tile a block asks L2 to prefetch the input, in bytes (whole
+  // tiles; 0 = none), for 16-byte aligned inputs of at least l2_prefetch_min_input_bytes
+  // (as the scan's tuning): it keeps DRAM busy while tiles wait on their lookbacks, a
+  // clear gain at 2^28 on both sm_90 parts measured (docs/perf/select.md).
+  long long l2_prefetch_bytes = 0;
+  long long l2_prefetch_min_input_bytes = 0;
+  // With a split tile: whether select_if and unique use it too (false: partitions only).
+  bool split_selects = true;
+  // The one-tile kernel writes its packed items with 16-byte stores (4- and 8-byte items;
+  // agent/select.cuh, store_packed) instead of one store an item: fewer store
+  // instructions, a gain that grows with the share kept and nothing lost where little is
+  // kept (docs/perf/select.md, "16-byte stores in the one-tile kernel").
+  bool vector_stores = false;
+  double pipeline_min_tiles_per_block = 2.5;
+};
+
+// A row of the table: a shape and a choice, each field read by its name.
+struct select_tuning : select_shape, select_choice {
   constexpr int tile_items() const { return block_threads * items_per_thread; }
   constexpr bool pipeline_fits() const {
     return pipeline_threads == 0 || pipeline_threads * pipeline_items == tile_items();
