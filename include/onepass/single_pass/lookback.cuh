@@ -289,7 +289,7 @@ __device__ T lookback_warp_walk(const tile_state<T, SlotWords, TilesPerSlot>& st
 // from a group's last tile (fixed_order_publishes_prefix), so the tiles [gG, t) read here
 // all hold their AGGREGATEs; those are waited on until published, and tile gG - 1 until
 // its PREFIX is. Requires tile > 0. Returns the combination in lane 0 (the other lanes'
-// values are unspecified); `has_value` false only for tile 0 of no group (never: tile > 0).
+// values are unspecified).
 template <int TilesPerLane, class T, int SlotWords, int TilesPerSlot, class Op>
 __device__ T lookback_fixed_order(const tile_state<T, SlotWords, TilesPerSlot>& state, index_t tile, Op op,
                                   unsigned first_backoff_ns = 32) {
