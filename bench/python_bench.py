@@ -6,7 +6,8 @@ Usage:
                                   [--json F] [--markdown F] [--iters 20] [--warmup 3]
 
 Tables (int32 unless said, n items): inclusive sum scan (torch.cumsum, cupy.cumsum, both
-asked for int32 results), sum, sort of keys (torch.sort(stable=True), cupy.sort), a
+asked for int32 results), the float32 scan deterministic (onepass's deterministic=True
+against torch.cumsum under torch.use_deterministic_algorithms(True), and both fast paths), sum, sort of keys (torch.sort(stable=True), cupy.sort), a
 256-bin histogram of uint8 (torch.bincount, cupy.bincount), masked_select with half kept
 (torch.masked_select, boolean indexing in cupy), unique_consecutive of runs of 4
 (torch.unique_consecutive), and float32 RMSNorm rows of 4096 (torch's rms_norm). The
@@ -174,6 +175,31 @@ def main(argv=None):
             ("cupy", (lambda: cupy.cumsum(xc, dtype=cupy.int32)) if cupy else None)],
             lambda r: bool(torch.equal(torch.as_tensor(r, device="cuda"), want)), {"kind": "inclusive", "op": "sum"})
         x = want = xc = None  # dropped (the timed lambdas still name them)
+
+    # --- deterministic float scan: onepass's fixed order against torch's deterministic cumsum ---
+    af = (rng.uniform(-1, 1, n) * np.exp2(rng.integers(-20, 21, n))).astype(np.float32)
+    xf = torch.from_numpy(af).cuda()
+    exact = np.cumsum(af, dtype=np.float64)
+    bound = torch.from_numpy(np.cumsum(np.abs(af), dtype=np.float64) * 1e-4).cuda()
+    exact_t = torch.from_numpy(exact).cuda()
+
+    def torch_deterministic():
+        before = torch.are_deterministic_algorithms_enabled()
+        torch.use_deterministic_algorithms(True)
+        try:
+            return torch.cumsum(xf, 0)
+        finally:
+            torch.use_deterministic_algorithms(before)
+
+    table = f"scan: float32, {label} items, inclusive sum, deterministic"
+    add("scan", table, "float32", n, 8 * n, [
+        ("onepass_py", lambda: onepass.cumsum(xf, deterministic=True)),
+        ("onepass_py (not deterministic)", lambda: onepass.cumsum(xf, deterministic=False)),
+        ("torch", torch_deterministic),
+        ("torch (not deterministic)", lambda: torch.cumsum(xf, 0))],
+        lambda r: bool(((torch.as_tensor(r, device="cuda").double() - exact_t).abs() <= bound).all()),
+        {"kind": "inclusive", "op": "sum", "note": "torch: torch.use_deterministic_algorithms(True)"})
+    xf = exact_t = bound = None  # dropped (the timed lambdas still name them)
 
     a = rng.integers(-1000, 1000, n, dtype=np.int32)
     x = torch.from_numpy(a).cuda()
