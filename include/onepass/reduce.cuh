@@ -27,7 +27,12 @@
 //   Determinism:  no atomics and no dependence on timing: the order of combination is
 //                 fixed by n, the input's 16-byte alignment and the GPU model (the grid
 //                 follows its SM count), so float results are bitwise identical from run
-//                 to run on the same GPU.
+//                 to run on the same GPU (determinism::run_to_run is this path). With
+//                 determinism::gpu_to_gpu (the overloads that take a determinism after
+//                 op), non-integer items are combined in an order fixed by n and T alone:
+//                 a grid from n, never capped by the GPU, and scalar loads at every
+//                 alignment, so the same bits on every supported GPU. Integers are exact
+//                 on every path.
 //   Stream order: reduce enqueues its work on `stream` and returns without waiting for it;
 //                 no host synchronisation. *out is ready once the stream has run it; in
 //                 must stay unchanged until then. reduce_to_host is the exception: it
@@ -60,6 +65,13 @@ std::size_t reduce_workspace_bytes(index_t n) {
   return detail::reduce_plan<T>::workspace_bytes(n);
 }
 
+// reduce_workspace_bytes for a call with determinism `d`. Host only; no CUDA call.
+template <class T>
+std::size_t reduce_workspace_bytes(index_t n, determinism d) {
+  detail::check_count(n);
+  return detail::reduce_workspace_bytes_for<T>(n, d);
+}
+
 // --- workspace style ---
 // reduce: *out = init op in[0] op ... op in[n - 1].
 //   in, n, out, init, op, stream: see the contract above. ws: this overload's workspace.
@@ -71,6 +83,13 @@ void reduce(const T* in, index_t n, T* out, T init, Op op, workspace ws, cudaStr
   detail::reduce_dispatch(in, n, out, init, op, ws, stream);
 }
 
+// reduce with a determinism choice (workspace style): as above; ws sized by
+// reduce_workspace_bytes<T>(n, d).
+template <class T, class Op>
+void reduce(const T* in, index_t n, T* out, T init, Op op, determinism d, workspace ws, cudaStream_t stream) {
+  detail::reduce_dispatch(in, n, out, init, op, ws, stream, d);
+}
+
 // --- simple style ---
 // reduce, simple style: as above, with init defaulting to T{}, op to onepass::plus and
 // stream to the legacy default stream; scratch (if any) from cudaMallocAsync on `stream`.
@@ -78,6 +97,13 @@ void reduce(const T* in, index_t n, T* out, T init, Op op, workspace ws, cudaStr
 template <class T, class Op = plus>
 void reduce(const T* in, index_t n, T* out, T init = T{}, Op op = {}, cudaStream_t stream = nullptr) {
   detail::reduce_allocating(in, n, out, init, op, stream);
+}
+
+// reduce with a determinism choice (simple style), e.g.
+//   onepass::reduce(d_x, n, d_sum, 0.0f, onepass::plus{}, onepass::determinism::gpu_to_gpu);
+template <class T, class Op>
+void reduce(const T* in, index_t n, T* out, T init, Op op, determinism d, cudaStream_t stream = nullptr) {
+  detail::reduce_allocating(in, n, out, init, op, stream, d);
 }
 
 // --- the value on the host ---

@@ -240,15 +240,18 @@ def exclusive_scan_by_key(keys, x, op="sum", *, initial=None, out=None, stream=N
 
 # --- reduce --------------------------------------------------------------------------
 
-def reduce(x, op="sum", *, initial=None, out=None, stream=None):
+def reduce(x, op="sum", *, initial=None, out=None, stream=None, deterministic=None):
     """initial op x[0] op ... op x[n-1] as a 0-d array of x's dtype, on the device.
 
     initial: by default op's identity, which is also the result for an empty x. Float
-    sums are the same bits every run on one GPU. ``out``: a one-item array to write.
+    sums are the same bits every run on one GPU; deterministic=True (or 'gpu_to_gpu') gives
+    the same bits on every GPU too (None follows torch.use_deterministic_algorithms for
+    torch tensors, as the scans). ``out``: a one-item array to write.
     """
     v = _io.view(x, "x")
     _io.check_dtype(v, "x", _SIX, "reduce")
     o = _io.op_code(op)
+    det = _io.determinism_code(deterministic, v)
     init = _io.pack(_io.identity(op, v.dtype) if initial is None else initial, v.dtype, "initial")
     ov = _check_out(out, v.dtype, 1)
     _io.same_device([(v, "x"), (ov, "out")])
@@ -256,14 +259,14 @@ def reduce(x, op="sum", *, initial=None, out=None, stream=None):
     code = _CODE[v.dtype]
     with _io.Call(v, stream) as c:
         res, rp = _out(c, out, (), v.dtype, 1)
-        ws, wsb, hold = c.scratch(e.reduce_workspace(code, v.size))
-        e.reduce(code, o, v.ptr, v.size, rp, init, c.device, c.stream, ws, wsb)
+        ws, wsb, hold = c.scratch(e.reduce_workspace(code, v.size, det))
+        e.reduce(code, o, v.ptr, v.size, rp, init, det, c.device, c.stream, ws, wsb)
     return res
 
 
-def sum(x, *, out=None, stream=None):  # noqa: A001 - the framework's name
-    """The sum of x's items as a 0-d device array (no dtype promotion)."""
-    return reduce(x, "sum", out=out, stream=stream)
+def sum(x, *, out=None, stream=None, deterministic=None):  # noqa: A001 - the framework's name
+    """The sum of x's items as a 0-d device array (no dtype promotion); deterministic: as reduce."""
+    return reduce(x, "sum", out=out, stream=stream, deterministic=deterministic)
 
 
 def max(x, *, out=None, stream=None):  # noqa: A001

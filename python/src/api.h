@@ -45,9 +45,9 @@ std::size_t scan_workspace(long long n, int det);  // det: onepass::determinism'
 template <class T>
 void scan(op o, bool inclusive, addr in, long long n, addr out, std::uint64_t init_bits, int det, const launch& l);
 template <class T>
-std::size_t reduce_workspace(long long n);
+std::size_t reduce_workspace(long long n, int det);
 template <class T>
-void reduce(op o, addr in, long long n, addr out, std::uint64_t init_bits, const launch& l);
+void reduce(op o, addr in, long long n, addr out, std::uint64_t init_bits, int det, const launch& l);
 
 // --- histogram (Sample: 8/16/32-bit integers, float; counts int32 or int64) ---
 template <class Sample>

@@ -107,15 +107,16 @@ void scan(op o, bool inclusive, addr in, long long n, addr out, std::uint64_t in
 }
 
 template <class T>
-std::size_t reduce_workspace(long long n) {
-  return onepass::reduce_workspace_bytes<T>(n);
+std::size_t reduce_workspace(long long n, int det) {
+  return onepass::reduce_workspace_bytes<T>(n, determinism_of(det));
 }
 
 template <class T>
-void reduce(op o, addr in, long long n, addr out, std::uint64_t init_bits, const launch& l) {
+void reduce(op o, addr in, long long n, addr out, std::uint64_t init_bits, int det, const launch& l) {
   device_guard g(l.device);
   visit_op(o, [&](auto f) {
-    onepass::reduce(ptr<const T>(in), n, ptr<T>(out), from_bits<T>(init_bits), f, ws_of(l), stream_of(l));
+    onepass::reduce(ptr<const T>(in), n, ptr<T>(out), from_bits<T>(init_bits), f, determinism_of(det), ws_of(l),
+                    stream_of(l));
   });
 }
 
@@ -335,8 +336,8 @@ void rms_norm(addr x, addr weight, addr y, long long rows, long long width, floa
   template std::size_t scan_workspace<T>(long long, int);                              \
   template void scan<T>(op, bool, addr, long long, addr, std::uint64_t, int, const launch&);
 #define ONEPASS_PY_INSTANTIATE_reduce(T)                                                      \
-  template std::size_t reduce_workspace<T>(long long);                            \
-  template void reduce<T>(op, addr, long long, addr, std::uint64_t, const launch&);
+  template std::size_t reduce_workspace<T>(long long, int);                            \
+  template void reduce<T>(op, addr, long long, addr, std::uint64_t, int, const launch&);
 #define ONEPASS_PY_INSTANTIATE_histogram(T)                                                   \
   template std::size_t histogram_range_workspace<T>(bool, int);                   \
   template void histogram_even<T>(bool, addr, long long, int, long long, long long, double, double, \

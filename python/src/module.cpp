@@ -94,13 +94,13 @@ NB_MODULE(_onepass, m) {
       scan<elem<decltype(t)>>(op(o), inclusive, in, n, out, init, det, launch{device, stream, ws, ws_bytes});
     });
   });
-  m.def("reduce_workspace", [](int dt, long long n) {
-    return six(dt, "reduce", [&](auto* t) { return reduce_workspace<elem<decltype(t)>>(n); });
+  m.def("reduce_workspace", [](int dt, long long n, int det) {
+    return six(dt, "reduce", [&](auto* t) { return reduce_workspace<elem<decltype(t)>>(n, det); });
   });
-  m.def("reduce", [](int dt, int o, addr in, long long n, addr out, std::uint64_t init, int device, addr stream,
-                     addr ws, std::size_t ws_bytes) {
+  m.def("reduce", [](int dt, int o, addr in, long long n, addr out, std::uint64_t init, int det, int device,
+                     addr stream, addr ws, std::size_t ws_bytes) {
     six(dt, "reduce", [&](auto* t) {
-      reduce<elem<decltype(t)>>(op(o), in, n, out, init, launch{device, stream, ws, ws_bytes});
+      reduce<elem<decltype(t)>>(op(o), in, n, out, init, det, launch{device, stream, ws, ws_bytes});
     });
   });
 

@@ -118,6 +118,7 @@ def test_deterministic_is_checked():
     raises(ValueError, "deterministic", onepass.cumsum, f32(), deterministic="yes")
     raises(ValueError, "deterministic", onepass.inclusive_scan, f32(), deterministic=1)
     raises(ValueError, "deterministic", onepass.exclusive_scan, f32(), deterministic="GPU_TO_GPU")
+    raises(ValueError, "deterministic", onepass.sum, f32(), deterministic=2)
 
 
 def test_determinism_codes():
@@ -136,6 +137,7 @@ def test_out_is_checked():
 def test_good_calls_reach_the_extension(no_extension):
     for call in [lambda: onepass.cumsum(i32()), lambda: onepass.exclusive_scan(f32(), "max", initial=-1.5),
                  lambda: onepass.cumsum(f32(), deterministic=True),
+                 lambda: onepass.sum(f32(), deterministic="gpu_to_gpu"),
                  lambda: onepass.inclusive_scan(f32(), deterministic="run_to_run"),
                  lambda: onepass.reduce(FakeCuda(0, "<f8"), "min"), lambda: onepass.sum(i32(), out=i32(1)),
                  lambda: onepass.histogram_even(FakeCuda(10, "|u1"), 256, 0, 256),

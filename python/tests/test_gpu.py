@@ -198,6 +198,18 @@ def test_deterministic_scan_same_bits(fw, dtype):
                           first.view(np.uint8))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_deterministic_sum_same_bits(fw, dtype):
+    n = (1 << 22) + 3
+    a = (RNG.uniform(-1, 1, n + 1) * np.exp2(RNG.integers(-20, 21, n + 1))).astype(dtype)
+    x = fw.dev(a)
+    first = fw.host(onepass.sum(x[:n], deterministic=True))
+    assert abs(float(first) - float(np.sum(a[:n], dtype=np.float64))) <= float(np.sum(np.abs(a[:n]))) * 1e-4
+    shifted = fw.dev(np.concatenate([a[-1:], a[:n]]))
+    for y in (x[:n], shifted[1:], x[:n]):
+        assert np.asarray(fw.host(onepass.sum(y, deterministic=True))).tobytes() == np.asarray(first).tobytes()
+
+
 @pytest.mark.skipif(torch is None or not torch.cuda.is_available(), reason="needs torch with CUDA")
 def test_cumsum_follows_torch_deterministic_algorithms():
     a = (RNG.uniform(-1, 1, 1 << 20) * np.exp2(RNG.integers(-20, 21, 1 << 20))).astype(np.float32)

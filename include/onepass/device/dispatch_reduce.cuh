@@ -12,6 +12,7 @@
 #include "onepass/agent/reduce.cuh"
 #include "onepass/detail/launch.cuh"
 #include "onepass/functional.cuh"
+#include "onepass/types.cuh"
 #include "onepass/tuning/reduce_tuning.cuh"
 
 namespace onepass::detail {
@@ -61,7 +62,36 @@ void check_reduce_memory(const T* in, index_t n, T* out) {
   check_device_accessible(out, 1, "out");
 }
 
-template <class T, class Op, class Tuning, int V>
+// The reduce in an order that no GPU changes (determinism::gpu_to_gpu): a shape of its
+// own, which no tuning row sets (256 threads; 64 bytes of items a lane a segment, 2 items
+// for larger types), and the grid the input's size asks for, never capped by the SM count
+// or the occupancy (the kernel needs no co-residency: blocks beyond the GPU's run in
+// later waves). Then every warp owns the same segments on every GPU, and every lane the
+// same items: with scalar loads whatever the alignment (a 128-bit load gives a lane other
+// items than scalar ones do).
+template <class T>
+struct deterministic_reduce_tuning {
+  static constexpr tuning::reduce_tuning value = [] {
+    tuning::reduce_tuning t{};
+    t.block_threads = 256;
+    t.items_per_thread = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : 2;
+    t.blocks_per_sm = 6;  // __launch_bounds__ only: the grid is not capped by it here
+    t.programmatic_first = false;
+    t.programmatic_second = true;
+    return t;
+  }();
+};
+
+// Whether a reduce of T asked for `d` runs in the device-independent order: non-integer
+// items asked for gpu_to_gpu. run_to_run is the fast path's own promise (a fixed grid on
+// one GPU model, no atomics), and integers are exact on every path.
+template <class T>
+constexpr bool reduce_in_fixed_order(determinism d) {
+  return d == determinism::gpu_to_gpu && !std::is_integral_v<T>;
+}
+
+// DeviceGrid = false: the grid is blocks_for_size(n) alone (the deterministic reduce).
+template <class T, class Op, class Tuning, int V, bool DeviceGrid = true>
 void reduce_launch_with(const T* in, index_t n, T* out, T init, Op op, const workspace& ws,
                         cudaStream_t stream) {
   using plan = reduce_plan_for<T, Tuning>;
@@ -71,7 +101,7 @@ void reduce_launch_with(const T* in, index_t n, T* out, T init, Op op, const wor
                                        plan::tuning.blocks_per_sm, plan::tuning.programmatic_first,
                                        plan::tuning.programmatic_second>;
   index_t blocks = plan::blocks_for_size(n);
-  if (blocks > 1) {
+  if (DeviceGrid && blocks > 1) {
     const index_t by_tuning = static_cast<index_t>(multiprocessor_count()) * plan::tuning.blocks_per_sm;
     const index_t resident = resident_blocks<kernel>(plan::threads, 0);
     if (blocks > by_tuning) blocks = by_tuning;
@@ -108,29 +138,50 @@ void reduce_launch(const T* in, index_t n, T* out, T init, Op op, const workspac
   }
 }
 
+// The launch for a determinism choice (the fast path unless reduce_in_fixed_order).
+template <class Tuning = void, class T, class Op>
+void reduce_launch_for(const T* in, index_t n, T* out, T init, Op op, const workspace& ws, cudaStream_t stream,
+                       determinism d) {
+  if constexpr (!std::is_integral_v<T>) {  // (integers never run it: not instantiated for them)
+    if (reduce_in_fixed_order<T>(d)) {
+      reduce_launch_with<T, Op, deterministic_reduce_tuning<T>, 1, false>(in, n, out, init, op, ws, stream);
+      return;
+    }
+  }
+  reduce_launch<Tuning>(in, n, out, init, op, ws, stream);
+}
+
+template <class T>
+std::size_t reduce_workspace_bytes_for(index_t n, determinism d) {
+  return reduce_in_fixed_order<T>(d) ? reduce_plan<T, deterministic_reduce_tuning<T>>::workspace_bytes(n)
+                                     : reduce_plan<T>::workspace_bytes(n);
+}
+
 template <class Tuning = void, class T, class Op>
 void reduce_dispatch(const T* in, index_t n, T* out, T init, Op op, const workspace& ws,
-                     cudaStream_t stream) {
+                     cudaStream_t stream, determinism d = determinism::not_guaranteed) {
   check_reduce_args(in, n, out);
-  check_workspace(ws, reduce_plan_for<T, Tuning>::workspace_bytes(n));
+  check_workspace(ws, reduce_in_fixed_order<T>(d) ? reduce_workspace_bytes_for<T>(n, d)
+                                                  : reduce_plan_for<T, Tuning>::workspace_bytes(n));
   check_reduce_memory(in, n, out);
-  reduce_launch<Tuning>(in, n, out, init, op, ws, stream);
+  reduce_launch_for<Tuning>(in, n, out, init, op, ws, stream, d);
 }
 
 // Simple call style: stream-ordered scratch allocation around the workspace call (none
 // when the input is small enough for one block).
 template <class T, class Op>
-void reduce_allocating(const T* in, index_t n, T* out, T init, Op op, cudaStream_t stream) {
+void reduce_allocating(const T* in, index_t n, T* out, T init, Op op, cudaStream_t stream,
+                       determinism d = determinism::not_guaranteed) {
   check_reduce_args(in, n, out);
   check_reduce_memory(in, n, out);
-  workspace ws{nullptr, reduce_plan<T>::workspace_bytes(n)};
+  workspace ws{nullptr, reduce_workspace_bytes_for<T>(n, d)};
   if (ws.bytes == 0) {
-    reduce_launch(in, n, out, init, op, ws, stream);
+    reduce_launch_for(in, n, out, init, op, ws, stream, d);
     return;
   }
   ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
   try {
-    reduce_launch(in, n, out, init, op, ws, stream);
+    reduce_launch_for(in, n, out, init, op, ws, stream, d);
   } catch (...) {
     (void)cudaFreeAsync(ws.data, stream);
     throw;

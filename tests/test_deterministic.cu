@@ -1,14 +1,15 @@
-// The deterministic scan (onepass::determinism::run_to_run and gpu_to_gpu): exact on data
-// whose every grouping is exact, the same bits run after run while other work floods the
-// GPU, the same bits whatever the pointers' alignment and with stalled tiles, the same
-// bits as the committed hashes written on another GPU model; integers untouched; items it
-// cannot order refused before anything runs.
+// The deterministic scan and reduce (onepass::determinism::run_to_run and gpu_to_gpu):
+// exact on data whose every grouping is exact, the same bits run after run while other
+// work floods the GPU, the same bits whatever the pointers' alignment (and, for the scan,
+// with stalled tiles), the same bits as the committed hashes written on another GPU
+// model; integers untouched; items the scan cannot order refused before anything runs.
 #include <cmath>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <random>
 
+#include "onepass/reduce.cuh"
 #include "onepass/scan.cuh"
 #include "support/test_support.cuh"
 
@@ -248,6 +249,71 @@ TEST(ScanDeterministic, ItemsItCannotOrderAreRefused) {
   EXPECT_GT(onepass::scan_workspace_bytes<three_floats>(10, determinism::not_guaranteed), 0u);
 }
 
+// --- the reduce --------------------------------------------------------------------
+template <class T, class Op>
+T reduce_once(const T* in, long long n, T init, Op op, determinism d, bool workspace_style) {
+  device_buffer<T> out(1);
+  if (workspace_style) {
+    device_buffer<unsigned char> ws(static_cast<long long>(onepass::reduce_workspace_bytes<T>(n, d)));
+    onepass::reduce(in, n, out.get(), init, op, d, workspace{ws.get(), ws.bytes()}, nullptr);
+    throw_if(cudaDeviceSynchronize(), "sync");  // before ws is freed
+  } else {
+    onepass::reduce(in, n, out.get(), init, op, d);
+  }
+  throw_if(cudaDeviceSynchronize(), "sync");
+  return out.download(1)[0];
+}
+
+// Sizes from one item to many blocks of the fixed grid, at both alignments and in both
+// styles: exact data and the affine maps match the sequential fold.
+template <class T, class Op>
+void check_reduce_exact(Op op, std::uint64_t seed) {
+  for (long long n : capped_sorted_sizes({0, 1, 31, 32, 33, 4095, 4097, 65537, (1 << 20) + 3, (1 << 24) + 5})) {
+    std::vector<T> host;
+    if constexpr (std::is_same_v<T, affine>) host = random_vector<T>(n + 1, seed + n);
+    else host = random_reduce_vector<T>(n + 1, seed + n);
+    device_buffer<T> in(host);
+    std::mt19937_64 rng(seed + 3 * n);
+    const T init = std::is_same_v<T, affine> ? random_value<T>(rng) : T{};
+    for (int offset : {0, 1}) {
+      const std::vector<T> src(host.begin() + offset, host.begin() + offset + n);
+      const T got = reduce_once(in.get() + offset, n, init, op, determinism::gpu_to_gpu, (n + offset) % 2 == 0);
+      EXPECT_EQ(first_difference(std::vector<T>{reference_reduce(src, init, op)}, std::vector<T>{got}), "")
+          << type_name<T>() << " n=" << n << " offset=" << offset;
+    }
+  }
+}
+
+TEST(ReduceDeterministic, ExactDataAndNonCommutativeMapsMatchTheReference) {
+  ONEPASS_REQUIRE_GPU();
+  check_reduce_exact<float>(onepass::plus{}, 1);
+  check_reduce_exact<double>(onepass::plus{}, 2);
+  check_reduce_exact<float>(onepass::maximum{}, 3);
+  check_reduce_exact<affine>(compose{}, 4);
+}
+
+// The same bits at every alignment, run after run, in both styles.
+TEST(ReduceDeterministic, SameBitsAtEveryAlignmentAndRun) {
+  ONEPASS_REQUIRE_GPU();
+  for (long long n : {33ll, (1ll << 20) + 3, (1ll << 24) + 5}) {
+    if (n > max_test_items()) continue;
+    const std::vector<float> host = rounding_vector<float>(n + 1, 61 + n);
+    device_buffer<float> in(host);
+    device_buffer<float> shifted(n + 1);
+    ONEPASS_CHECK_CUDA(cudaMemcpy(shifted.get() + 1, in.get(), sizeof(float) * n, cudaMemcpyDeviceToDevice));
+    const float first = reduce_once(in.get(), n, 0.25f, onepass::plus{}, determinism::gpu_to_gpu, true);
+    for (int r = 0; r < 10; ++r) {
+      const float again = reduce_once(r % 2 ? shifted.get() + 1 : in.get(), n, 0.25f, onepass::plus{},
+                                      determinism::gpu_to_gpu, r % 3 == 0);
+      EXPECT_EQ(std::memcmp(&first, &again, sizeof(float)), 0) << "n=" << n << " run " << r;
+    }
+    // run_to_run is the fast path: its own bits, the same every run.
+    const float fast = reduce_once(in.get(), n, 0.25f, onepass::plus{}, determinism::run_to_run, false);
+    const float fast_again = reduce_once(in.get(), n, 0.25f, onepass::plus{}, determinism::run_to_run, true);
+    EXPECT_EQ(std::memcmp(&fast, &fast_again, sizeof(float)), 0) << "n=" << n;
+  }
+}
+
 // --- the same bits on every GPU model ------------------------------------------------
 // FNV-1a over the output's bytes.
 std::uint64_t hash_bytes(const void* data, std::size_t bytes) {
@@ -257,9 +323,9 @@ std::uint64_t hash_bytes(const void* data, std::size_t bytes) {
   return h;
 }
 
-// tests/data/scan_deterministic_hashes.txt: one line per case, "<case> <hash>", written by
+// tests/data/deterministic_hashes.txt: one line per case, "<case> <hash>", written by
 // this test with ONEPASS_WRITE_HASHES=<file> on one GPU model and checked on the others.
-const char* hash_file() { return ONEPASS_SOURCE_DIR "/tests/data/scan_deterministic_hashes.txt"; }
+const char* hash_file() { return ONEPASS_SOURCE_DIR "/tests/data/deterministic_hashes.txt"; }
 
 std::map<std::string, std::string> read_hashes() {
   std::map<std::string, std::string> hashes;
@@ -270,7 +336,18 @@ std::map<std::string, std::string> read_hashes() {
 }
 
 template <class T>
+void hash_reduce_case(long long n, std::map<std::string, std::string>& got) {
+  const std::vector<T> host = rounding_vector<T>(n, 2000 + n);
+  device_buffer<T> in(host);
+  const T value = reduce_once(in.get(), n, T{0}, onepass::plus{}, determinism::gpu_to_gpu, true);
+  std::ostringstream hex;
+  hex << std::hex << hash_bytes(&value, sizeof(T));
+  got[std::string("reduce_") + type_name<T>() + "_sum_n" + std::to_string(n)] = hex.str();
+}
+
+template <class T>
 void hash_cases(long long n, std::map<std::string, std::string>& got) {
+  hash_reduce_case<T>(n, got);
   const std::vector<T> host = rounding_vector<T>(n, 1000 + n);
   device_buffer<T> in(host), out(n);
   for (kind k : {kind::inclusive, kind::exclusive}) {
@@ -281,7 +358,7 @@ void hash_cases(long long n, std::map<std::string, std::string>& got) {
   }
 }
 
-TEST(ScanDeterministic, SameBitsAsTheCommittedHashesFromAnotherGpu) {
+TEST(Deterministic, SameBitsAsTheCommittedHashesFromAnotherGpu) {
   ONEPASS_REQUIRE_GPU();
   std::map<std::string, std::string> got;
   for (long long n : {1ll, 1000ll, (1ll << 16) + 1, (1ll << 20) + 3, (1ll << 24) + 5, 1ll << 26, 1ll << 28}) {
