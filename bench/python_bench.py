@@ -292,7 +292,7 @@ def main(argv=None):
     # --- host overhead per call, 2^10 items ---
     small = torch.arange(1024, dtype=torch.int32, device="cuda")
     out = torch.empty_like(small)
-    wsb = _onepass.scan_workspace(5, 1024)
+    wsb = _onepass.scan_workspace(5, 1024, 0)
     ws = torch.empty(max(wsb, 1), dtype=torch.uint8, device="cuda")
     stream = torch.cuda.current_stream().cuda_stream
 
@@ -309,7 +309,8 @@ def main(argv=None):
             torch.cuda.synchronize()
         return best
 
-    raw = host_us(lambda: _onepass.scan(5, 0, True, small.data_ptr(), 1024, out.data_ptr(), 0, 0, stream,
+    dev = small.get_device()
+    raw = host_us(lambda: _onepass.scan(5, 0, True, small.data_ptr(), 1024, out.data_ptr(), 0, 0, dev, stream,
                                         ws.data_ptr(), wsb))
     py = host_us(lambda: onepass.cumsum(small))
     py_out = host_us(lambda: onepass.cumsum(small, out=out))

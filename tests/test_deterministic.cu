@@ -1,4 +1,6 @@
-// The deterministic scan and reduce (onepass::determinism::run_to_run and gpu_to_gpu):
+// The deterministic scan and reduce (onepass::determinism::run_to_run and gpu_to_gpu),
+// and the committed hashes of the segmented scan too (its other tests:
+// tests/test_segmented_deterministic.cu):
 // exact on data whose every grouping is exact, the same bits run after run while other
 // work floods the GPU, the same bits whatever the pointers' alignment (and, for the scan,
 // with stalled tiles), the same bits as the committed hashes written on another GPU
@@ -11,24 +13,14 @@
 
 #include "onepass/reduce.cuh"
 #include "onepass/scan.cuh"
-#include "support/test_support.cuh"
+#include "onepass/segmented_scan.cuh"
+#include "support/deterministic_support.cuh"
 
 namespace onepass::test {
 namespace {
 
 using onepass::determinism;
 using plan_f = onepass::detail::deterministic_scan_plan<float>;
-
-// Inputs on which the order of combination shows in the bits: magnitudes over 2^-20 ...
-// 2^20, both signs (a sum of them rounds differently in almost every grouping).
-template <class T>
-std::vector<T> rounding_vector(long long n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
-  std::vector<T> v(static_cast<std::size_t>(n));
-  for (auto& x : v) x = static_cast<T>(std::ldexp(mantissa(rng), static_cast<int>(rng() % 41) - 20));
-  return v;
-}
 
 template <class T, class Op>
 void call(const T* in, long long n, T* out, kind k, T init, Op op, determinism d, bool workspace_style,
@@ -90,14 +82,6 @@ TEST(ScanDeterministic, ExactDataAndNonCommutativeMapsMatchTheReference) {
   check_exact<double>(onepass::plus{}, 2);
   check_exact<float>(onepass::maximum{}, 3);
   check_exact<affine>(compose{}, 4);
-}
-
-// A kernel that keeps the GPU busy: reads and writes a large buffer, over and over.
-__global__ void flood(float* data, long long n, int rounds) {
-  for (int r = 0; r < rounds; ++r)
-    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<long long>(gridDim.x) * blockDim.x)
-      data[i] = data[i] * 0.999f + 1.0f;
 }
 
 template <class T>
@@ -315,14 +299,6 @@ TEST(ReduceDeterministic, SameBitsAtEveryAlignmentAndRun) {
 }
 
 // --- the same bits on every GPU model ------------------------------------------------
-// FNV-1a over the output's bytes.
-std::uint64_t hash_bytes(const void* data, std::size_t bytes) {
-  std::uint64_t h = 1469598103934665603ull;
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
-  return h;
-}
-
 // tests/data/deterministic_hashes.txt: one line per case, "<case> <hash>", written by
 // this test with ONEPASS_WRITE_HASHES=<file> on one GPU model and checked on the others.
 const char* hash_file() { return ONEPASS_SOURCE_DIR "/tests/data/deterministic_hashes.txt"; }
@@ -345,9 +321,29 @@ void hash_reduce_case(long long n, std::map<std::string, std::string>& got) {
   got[std::string("reduce_") + type_name<T>() + "_sum_n" + std::to_string(n)] = hex.str();
 }
 
+// The segmented scan over CSR offsets (every form gives the same bits:
+// tests/test_segmented_deterministic.cu), one long segment and uniform 1-1000 lengths.
+template <class T>
+void hash_segmented_cases(long long n, std::map<std::string, std::string>& got) {
+  for (segment_distribution d : {segment_distribution::one_segment, segment_distribution::uniform_1_1000}) {
+    if (n > (1ll << 26) && d == segment_distribution::one_segment) continue;  // (time)
+    const segmented_input s(n, d, 3000 + n);
+    const device_buffer<T> in(rounding_vector<T>(n, 4000 + n));
+    device_buffer<T> out(n);
+    for (kind k : {kind::inclusive, kind::exclusive}) {
+      const std::vector<T> result = segmented_once(segmented_form::csr, s, in, 0, out, 0, k, nullptr);
+      std::ostringstream hex;
+      hex << std::hex << hash_bytes(result.data(), sizeof(T) * result.size());
+      got[std::string("segmented_scan_") + type_name<T>() + "_" + kind_name(k) + "_sum_" + distribution_name(d) +
+          "_n" + std::to_string(n)] = hex.str();
+    }
+  }
+}
+
 template <class T>
 void hash_cases(long long n, std::map<std::string, std::string>& got) {
   hash_reduce_case<T>(n, got);
+  hash_segmented_cases<T>(n, got);
   const std::vector<T> host = rounding_vector<T>(n, 1000 + n);
   device_buffer<T> in(host), out(n);
   for (kind k : {kind::inclusive, kind::exclusive}) {

@@ -54,9 +54,15 @@
 //                 reports nothing. onepass::cuda_error when a CUDA runtime call fails (an
 //                 allocation, a launch, a sticky error left by earlier work); work
 //                 enqueued before the failure is not undone.
-//   Determinism:  integer results are exact. Float results carry no run-to-run promise:
+//   Determinism:  integer results are exact. Without a determinism argument (or with
+//                 determinism::not_guaranteed) float results carry no run-to-run promise:
 //                 the lookback combines tile values in groupings that depend on timing,
-//                 as for scan.
+//                 as for scan. With determinism::run_to_run or gpu_to_gpu (every form,
+//                 both kinds, both styles: the overloads at the end of this file), items
+//                 that are not integers are combined in an order fixed by n, the item type
+//                 and the segments alone: the same bits on every run and every supported
+//                 GPU, whatever the pointers' alignment (docs/perf/determinism.md).
+//                 Integers take the fast path, exact either way.
 //   Stream order: the work is enqueued on `stream` and the call returns without waiting
 //                 for it; out is ready once the stream has run it, and the inputs must
 //                 stay unchanged until then. No host synchronisation, except in the
@@ -101,6 +107,23 @@ template <class T, class Offset>
 std::size_t segmented_scan_workspace_bytes(index_t n, const segment_offsets<Offset>& /*segments*/) {
   detail::check_count(n);
   return detail::segmented_scan_plan<T>::offsets_workspace_bytes(n);
+}
+
+// segmented_scan_workspace_bytes<T>(n, d) and (n, segments, d): the same for a call with
+// determinism `d` (the fixed order's tiles may differ from the fastest path's).
+template <class T>
+std::size_t segmented_scan_workspace_bytes(index_t n, determinism d) {
+  detail::check_count(n);
+  return detail::segmented_scan_in_fixed_order<T>(d)
+             ? detail::segmented_scan_plan<T, detail::deterministic_segmented_scan_tuning<T>>::workspace_bytes(n)
+             : detail::segmented_scan_plan<T>::workspace_bytes(n);
+}
+template <class T, class Offset>
+std::size_t segmented_scan_workspace_bytes(index_t n, const segment_offsets<Offset>& /*segments*/, determinism d) {
+  detail::check_count(n);
+  return detail::segmented_scan_in_fixed_order<T>(d)
+             ? detail::segmented_scan_plan<T, detail::deterministic_segmented_scan_tuning<T>>::offsets_workspace_bytes(n)
+             : detail::segmented_scan_plan<T>::offsets_workspace_bytes(n);
 }
 
 // check_segment_offsets: checks the segments against n on the device and waits for the
@@ -244,6 +267,80 @@ template <class Key, class T, class Op = plus, class Eq = equal_to>
 void exclusive_scan_by_key(const Key* keys, const T* in, index_t n, T* out, T init, Op op = {}, Eq eq = {},
                            cudaStream_t stream = nullptr) {
   detail::segmented_scan_allocating<true>(in, n, out, detail::key_heads<Key, Eq>{keys, eq}, init, op, stream);
+}
+
+// --- with a determinism choice ----------------------------------------------------------
+// Every form above, both kinds, both styles, with `determinism d` after op (after eq for
+// scan by key): run_to_run and gpu_to_gpu fix the order of combination for items that
+// are not integers (the contract's Determinism); not_guaranteed is the calls above. The
+// workspace style's ws is sized by segmented_scan_workspace_bytes<T>(n, d) (head flags,
+// keys) or (n, segments, d) (offsets). Arguments, errors, stream order and workspace as
+// for the same call without d. E.g.
+//   onepass::segmented_inclusive_scan(in, n, onepass::csr_segments(offsets, count), out,
+//                                     onepass::plus{}, onepass::determinism::gpu_to_gpu);
+template <class T, class Flag, class Op>
+void segmented_inclusive_scan(const T* in, const Flag* head_flags, index_t n, T* out, Op op, determinism d,
+                              workspace ws, cudaStream_t stream) {
+  detail::segmented_scan_dispatch<false>(in, n, out, detail::flag_heads<Flag>{head_flags}, T{}, op, ws, stream,
+                                         detail::no_delay{}, d);
+}
+template <class T, class Flag, class Op>
+void segmented_exclusive_scan(const T* in, const Flag* head_flags, index_t n, T* out, T init, Op op, determinism d,
+                              workspace ws, cudaStream_t stream) {
+  detail::segmented_scan_dispatch<true>(in, n, out, detail::flag_heads<Flag>{head_flags}, init, op, ws, stream,
+                                        detail::no_delay{}, d);
+}
+template <class T, class Flag, class Op>
+void segmented_inclusive_scan(const T* in, const Flag* head_flags, index_t n, T* out, Op op, determinism d,
+                              cudaStream_t stream = nullptr) {
+  detail::segmented_scan_allocating<false>(in, n, out, detail::flag_heads<Flag>{head_flags}, T{}, op, stream, d);
+}
+template <class T, class Flag, class Op>
+void segmented_exclusive_scan(const T* in, const Flag* head_flags, index_t n, T* out, T init, Op op, determinism d,
+                              cudaStream_t stream = nullptr) {
+  detail::segmented_scan_allocating<true>(in, n, out, detail::flag_heads<Flag>{head_flags}, init, op, stream, d);
+}
+template <class T, class Offset, class Op>
+void segmented_inclusive_scan(const T* in, index_t n, const segment_offsets<Offset>& segments, T* out, Op op,
+                              determinism d, workspace ws, cudaStream_t stream) {
+  detail::segmented_scan_offsets_dispatch<false>(in, n, out, segments, T{}, op, ws, stream, detail::no_delay{}, d);
+}
+template <class T, class Offset, class Op>
+void segmented_exclusive_scan(const T* in, index_t n, const segment_offsets<Offset>& segments, T* out, T init, Op op,
+                              determinism d, workspace ws, cudaStream_t stream) {
+  detail::segmented_scan_offsets_dispatch<true>(in, n, out, segments, init, op, ws, stream, detail::no_delay{}, d);
+}
+template <class T, class Offset, class Op>
+void segmented_inclusive_scan(const T* in, index_t n, const segment_offsets<Offset>& segments, T* out, Op op,
+                              determinism d, cudaStream_t stream = nullptr) {
+  detail::segmented_scan_offsets_allocating<false>(in, n, out, segments, T{}, op, stream, d);
+}
+template <class T, class Offset, class Op>
+void segmented_exclusive_scan(const T* in, index_t n, const segment_offsets<Offset>& segments, T* out, T init, Op op,
+                              determinism d, cudaStream_t stream = nullptr) {
+  detail::segmented_scan_offsets_allocating<true>(in, n, out, segments, init, op, stream, d);
+}
+template <class Key, class T, class Op, class Eq>
+void inclusive_scan_by_key(const Key* keys, const T* in, index_t n, T* out, Op op, Eq eq, determinism d,
+                           workspace ws, cudaStream_t stream) {
+  detail::segmented_scan_dispatch<false>(in, n, out, detail::key_heads<Key, Eq>{keys, eq}, T{}, op, ws, stream,
+                                         detail::no_delay{}, d);
+}
+template <class Key, class T, class Op, class Eq>
+void exclusive_scan_by_key(const Key* keys, const T* in, index_t n, T* out, T init, Op op, Eq eq, determinism d,
+                           workspace ws, cudaStream_t stream) {
+  detail::segmented_scan_dispatch<true>(in, n, out, detail::key_heads<Key, Eq>{keys, eq}, init, op, ws, stream,
+                                        detail::no_delay{}, d);
+}
+template <class Key, class T, class Op, class Eq>
+void inclusive_scan_by_key(const Key* keys, const T* in, index_t n, T* out, Op op, Eq eq, determinism d,
+                           cudaStream_t stream = nullptr) {
+  detail::segmented_scan_allocating<false>(in, n, out, detail::key_heads<Key, Eq>{keys, eq}, T{}, op, stream, d);
+}
+template <class Key, class T, class Op, class Eq>
+void exclusive_scan_by_key(const Key* keys, const T* in, index_t n, T* out, T init, Op op, Eq eq, determinism d,
+                           cudaStream_t stream = nullptr) {
+  detail::segmented_scan_allocating<true>(in, n, out, detail::key_heads<Key, Eq>{keys, eq}, init, op, stream, d);
 }
 
 }  // namespace onepass

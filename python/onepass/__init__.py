@@ -129,10 +129,11 @@ def cumsum(x, *, out=None, stream=None, deterministic=None):
     return _scan(x, "sum", True, None, out, stream, deterministic)
 
 
-def _segmented(x, inclusive, offsets, head_flags, begin, end, op, initial, copy_gaps, out, stream):
+def _segmented(x, inclusive, offsets, head_flags, begin, end, op, initial, copy_gaps, out, stream, deterministic):
     v = _io.view(x, "x")
     _io.check_dtype(v, "x", _SEGMENTED, "the segmented scan")
     o = _io.op_code(op)
+    det = _io.determinism_code(deterministic, v)
     init = 0 if inclusive else _io.pack(_io.identity(op, v.dtype) if initial is None else initial, v.dtype, "initial")
     forms = [f for f, a in (("offsets", offsets), ("head_flags", head_flags), ("begin", begin)) if a is not None]
     if end is not None and begin is None:
@@ -172,20 +173,20 @@ def _segmented(x, inclusive, offsets, head_flags, begin, end, op, initial, copy_
     with _io.Call(v, stream) as c:
         res, rp = _out(c, out, v.shape, v.dtype, v.size)
         if head_flags is not None:
-            ws, wsb, hold = c.scratch(e.segmented_scan_workspace(code, v.size))
-            e.segmented_scan_flags(code, o, inclusive, v.ptr, fv.ptr, v.size, rp, init, c.device, c.stream,
+            ws, wsb, hold = c.scratch(e.segmented_scan_workspace(code, v.size, det))
+            e.segmented_scan_flags(code, o, inclusive, v.ptr, fv.ptr, v.size, rp, init, det, c.device, c.stream,
                                    ws, wsb)
         else:
             ob = bv.itemsize
             eptr = ev.ptr if ev is not None else bv.ptr + ob
-            ws, wsb, hold = c.scratch(e.segmented_scan_offsets_workspace(code, ob, v.size))
+            ws, wsb, hold = c.scratch(e.segmented_scan_offsets_workspace(code, ob, v.size, det))
             e.segmented_scan_offsets(code, o, inclusive, v.ptr, v.size, ob, bv.ptr, eptr, count, copy_gaps,
-                                     rp, init, c.device, c.stream, ws, wsb)
+                                     rp, init, det, c.device, c.stream, ws, wsb)
     return res
 
 
 def segmented_inclusive_scan(x, *, offsets=None, head_flags=None, begin=None, end=None, op="sum", copy_gaps=True,
-                             out=None, stream=None):
+                             out=None, stream=None, deterministic=None):
     """An inclusive scan that restarts at every segment.
 
     Segments, one form: ``offsets`` (CSR: count + 1 int32/int64 boundaries, segment s is
@@ -194,19 +195,22 @@ def segmented_inclusive_scan(x, *, offsets=None, head_flags=None, begin=None, en
     segments are in order, may be empty and may leave gaps: items in no segment are
     copied from x (``copy_gaps=True``) or left as they are in ``out``. Bad offsets are not
     reported: the result is then undefined (nothing outside ``out`` is written).
-    x: int32, int64, float32, float64; op: 'sum', 'max', 'min'.
+    x: int32, int64, float32, float64; op: 'sum', 'max', 'min'. deterministic: as
+    inclusive_scan (floats combined in one fixed order: the same bits on every run and
+    GPU; by default it follows torch.use_deterministic_algorithms).
     """
-    return _segmented(x, True, offsets, head_flags, begin, end, op, None, copy_gaps, out, stream)
+    return _segmented(x, True, offsets, head_flags, begin, end, op, None, copy_gaps, out, stream, deterministic)
 
 
 def segmented_exclusive_scan(x, *, offsets=None, head_flags=None, begin=None, end=None, op="sum", initial=None,
-                             copy_gaps=True, out=None, stream=None):
+                             copy_gaps=True, out=None, stream=None, deterministic=None):
     """An exclusive scan that restarts at every segment (each segment's first item gets
-    ``initial``, by default op's identity). Segments as in segmented_inclusive_scan."""
-    return _segmented(x, False, offsets, head_flags, begin, end, op, initial, copy_gaps, out, stream)
+    ``initial``, by default op's identity). Segments and deterministic as in
+    segmented_inclusive_scan."""
+    return _segmented(x, False, offsets, head_flags, begin, end, op, initial, copy_gaps, out, stream, deterministic)
 
 
-def _by_key(keys, x, op, inclusive, initial, out, stream):
+def _by_key(keys, x, op, inclusive, initial, out, stream, deterministic):
     kv, v = _io.view(keys, "keys"), _io.view(x, "x")
     _io.check_dtype(v, "x", _SEGMENTED, "the scan by key")
     if kv.dtype not in _INTEGER or kv.itemsize not in (4, 8):
@@ -214,6 +218,7 @@ def _by_key(keys, x, op, inclusive, initial, out, stream):
                         f"or uint64 keys")
     _same_size(kv, "keys", v, "x")
     o = _io.op_code(op)
+    det = _io.determinism_code(deterministic, v)
     init = 0 if inclusive else _io.pack(_io.identity(op, v.dtype) if initial is None else initial, v.dtype, "initial")
     ov = _check_out(out, v.dtype, v.size)
     _io.same_device([(v, "x"), (kv, "keys"), (ov, "out")])
@@ -221,21 +226,22 @@ def _by_key(keys, x, op, inclusive, initial, out, stream):
     code = _CODE[v.dtype]
     with _io.Call(v, stream) as c:
         res, rp = _out(c, out, v.shape, v.dtype, v.size)
-        ws, wsb, hold = c.scratch(e.segmented_scan_workspace(code, v.size))
-        e.scan_by_key(code, o, inclusive, kv.itemsize, kv.ptr, v.ptr, v.size, rp, init, c.device, c.stream,
+        ws, wsb, hold = c.scratch(e.segmented_scan_workspace(code, v.size, det))
+        e.scan_by_key(code, o, inclusive, kv.itemsize, kv.ptr, v.ptr, v.size, rp, init, det, c.device, c.stream,
                       ws, wsb)
     return res
 
 
-def inclusive_scan_by_key(keys, x, op="sum", *, out=None, stream=None):
+def inclusive_scan_by_key(keys, x, op="sum", *, out=None, stream=None, deterministic=None):
     """An inclusive scan of x that restarts wherever keys[i] != keys[i-1] (each run of
-    equal consecutive keys is a segment). keys: 4- or 8-byte integers; x as segmented scans."""
-    return _by_key(keys, x, op, True, None, out, stream)
+    equal consecutive keys is a segment). keys: 4- or 8-byte integers; x and deterministic
+    as segmented scans."""
+    return _by_key(keys, x, op, True, None, out, stream, deterministic)
 
 
-def exclusive_scan_by_key(keys, x, op="sum", *, initial=None, out=None, stream=None):
+def exclusive_scan_by_key(keys, x, op="sum", *, initial=None, out=None, stream=None, deterministic=None):
     """The exclusive form of inclusive_scan_by_key (each run's first item gets ``initial``)."""
-    return _by_key(keys, x, op, False, initial, out, stream)
+    return _by_key(keys, x, op, False, initial, out, stream, deterministic)
 
 
 # --- reduce --------------------------------------------------------------------------

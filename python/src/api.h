@@ -82,23 +82,25 @@ void sort(int value_bytes, addr keys_in, addr keys_out, addr values_in, addr val
           bool descending, int begin_bit, int end_bit, const launch& l);
 
 // --- segmented scans (T: int32, int64, float, double) ---
+// det: onepass::determinism's order (a fixed order for float and double; integers ignore it).
 template <class T>
-std::size_t segmented_scan_workspace(long long n);
+std::size_t segmented_scan_workspace(long long n, int det);
 // head flags: 1-byte flags (bool, uint8, int8), nonzero starts a segment.
 template <class T>
 void segmented_scan_flags(op o, bool inclusive, addr in, addr flags, long long n, addr out, std::uint64_t init_bits,
-                          const launch& l);
+                          int det, const launch& l);
 // offsets: begin/end arrays of `offset_bytes` (4 or 8) each; CSR is begin = offsets,
 // end = offsets + 1. copy_gaps: items in no segment are written with their input.
 template <class T>
-std::size_t segmented_scan_offsets_workspace(int offset_bytes, long long n);
+std::size_t segmented_scan_offsets_workspace(int offset_bytes, long long n, int det);
 template <class T>
 void segmented_scan_offsets(op o, bool inclusive, addr in, long long n, int offset_bytes, addr begin, addr end,
-                            long long count, bool copy_gaps, addr out, std::uint64_t init_bits, const launch& l);
+                            long long count, bool copy_gaps, addr out, std::uint64_t init_bits, int det,
+                            const launch& l);
 // by key: runs of equal keys (compared as `key_bytes`-byte integers: 4 or 8) are segments.
 template <class T>
 void scan_by_key(op o, bool inclusive, int key_bytes, addr keys, addr in, long long n, addr out,
-                 std::uint64_t init_bits, const launch& l);
+                 std::uint64_t init_bits, int det, const launch& l);
 
 // --- rms_norm (T: float, bf16_bits) ---
 template <class T>

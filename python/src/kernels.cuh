@@ -247,21 +247,22 @@ void sort(int value_bytes, addr keys_in, addr keys_out, addr values_in, addr val
 
 // --- segmented scans ---
 template <class T>
-std::size_t segmented_scan_workspace(long long n) {
-  return onepass::segmented_scan_workspace_bytes<T>(n);
+std::size_t segmented_scan_workspace(long long n, int det) {
+  return onepass::segmented_scan_workspace_bytes<T>(n, determinism_of(det));
 }
 
 template <class T>
 void segmented_scan_flags(op o, bool inclusive, addr in, addr flags, long long n, addr out, std::uint64_t init_bits,
-                          const launch& l) {
+                          int det, const launch& l) {
   device_guard g(l.device);
   visit_op(o, [&](auto f) {
     const auto* heads = ptr<const std::uint8_t>(flags);
     if (inclusive)
-      onepass::segmented_inclusive_scan(ptr<const T>(in), heads, n, ptr<T>(out), f, ws_of(l), stream_of(l));
+      onepass::segmented_inclusive_scan(ptr<const T>(in), heads, n, ptr<T>(out), f, determinism_of(det), ws_of(l),
+                                        stream_of(l));
     else
       onepass::segmented_exclusive_scan(ptr<const T>(in), heads, n, ptr<T>(out), from_bits<T>(init_bits), f,
-                                        ws_of(l), stream_of(l));
+                                        determinism_of(det), ws_of(l), stream_of(l));
   });
 }
 
@@ -273,18 +274,19 @@ void visit_offset_bytes(int offset_bytes, F&& f) {
 }
 
 template <class T>
-std::size_t segmented_scan_offsets_workspace(int offset_bytes, long long n) {
+std::size_t segmented_scan_offsets_workspace(int offset_bytes, long long n, int det) {
   std::size_t bytes = 0;
   visit_offset_bytes(offset_bytes, [&](auto* tag) {
     using O = std::remove_pointer_t<decltype(tag)>;
-    bytes = onepass::segmented_scan_workspace_bytes<T>(n, onepass::segment_offsets<O>{});
+    bytes = onepass::segmented_scan_workspace_bytes<T>(n, onepass::segment_offsets<O>{}, determinism_of(det));
   });
   return bytes;
 }
 
 template <class T>
 void segmented_scan_offsets(op o, bool inclusive, addr in, long long n, int offset_bytes, addr begin, addr end,
-                            long long count, bool copy_gaps, addr out, std::uint64_t init_bits, const launch& l) {
+                            long long count, bool copy_gaps, addr out, std::uint64_t init_bits, int det,
+                            const launch& l) {
   device_guard g(l.device);
   visit_offset_bytes(offset_bytes, [&](auto* tag) {
     using O = std::remove_pointer_t<decltype(tag)>;
@@ -292,27 +294,28 @@ void segmented_scan_offsets(op o, bool inclusive, addr in, long long n, int offs
                                                copy_gaps ? onepass::gap_items::copied : onepass::gap_items::untouched};
     visit_op(o, [&](auto f) {
       if (inclusive)
-        onepass::segmented_inclusive_scan(ptr<const T>(in), n, segments, ptr<T>(out), f, ws_of(l), stream_of(l));
+        onepass::segmented_inclusive_scan(ptr<const T>(in), n, segments, ptr<T>(out), f, determinism_of(det), ws_of(l),
+                                          stream_of(l));
       else
         onepass::segmented_exclusive_scan(ptr<const T>(in), n, segments, ptr<T>(out), from_bits<T>(init_bits), f,
-                                          ws_of(l), stream_of(l));
+                                          determinism_of(det), ws_of(l), stream_of(l));
     });
   });
 }
 
 template <class T>
 void scan_by_key(op o, bool inclusive, int key_bytes, addr keys, addr in, long long n, addr out,
-                 std::uint64_t init_bits, const launch& l) {
+                 std::uint64_t init_bits, int det, const launch& l) {
   device_guard g(l.device);
   auto run = [&](auto* key_tag) {
     using K = std::remove_pointer_t<decltype(key_tag)>;
     visit_op(o, [&](auto f) {
       if (inclusive)
         onepass::inclusive_scan_by_key(ptr<const K>(keys), ptr<const T>(in), n, ptr<T>(out), f, onepass::equal_to{},
-                                       ws_of(l), stream_of(l));
+                                       determinism_of(det), ws_of(l), stream_of(l));
       else
         onepass::exclusive_scan_by_key(ptr<const K>(keys), ptr<const T>(in), n, ptr<T>(out), from_bits<T>(init_bits),
-                                       f, onepass::equal_to{}, ws_of(l), stream_of(l));
+                                       f, onepass::equal_to{}, determinism_of(det), ws_of(l), stream_of(l));
     });
   };
   if (key_bytes == 4) return run(static_cast<std::uint32_t*>(nullptr));
@@ -353,15 +356,14 @@ void rms_norm(addr x, addr weight, addr y, long long rows, long long width, floa
 #define ONEPASS_PY_INSTANTIATE_sort(T)                                                        \
   template std::size_t sort_workspace<T>(int, long long);                         \
   template void sort<T>(int, addr, addr, addr, addr, long long, bool, int, int, const launch&);
-#define ONEPASS_PY_INSTANTIATE_segflags(T)                                                    \
-  template std::size_t segmented_scan_workspace<T>(long long);                    \
-  template void segmented_scan_flags<T>(op, bool, addr, addr, long long, addr, std::uint64_t, \
-                                                    const launch&);
-#define ONEPASS_PY_INSTANTIATE_segoffsets(T)                                                  \
-  template std::size_t segmented_scan_offsets_workspace<T>(int, long long);       \
-  template void segmented_scan_offsets<T>(op, bool, addr, long long, int, addr, addr, long long, bool, \
-                                                      addr, std::uint64_t, const launch&);
-#define ONEPASS_PY_INSTANTIATE_bykey(T)                                                       \
-  template void scan_by_key<T>(op, bool, int, addr, addr, long long, addr, std::uint64_t, const launch&);
+#define ONEPASS_PY_INSTANTIATE_segflags(T)                                                                  \
+  template std::size_t segmented_scan_workspace<T>(long long, int);                                         \
+  template void segmented_scan_flags<T>(op, bool, addr, addr, long long, addr, std::uint64_t, int, const launch&);
+#define ONEPASS_PY_INSTANTIATE_segoffsets(T)                                                                \
+  template std::size_t segmented_scan_offsets_workspace<T>(int, long long, int);                            \
+  template void segmented_scan_offsets<T>(op, bool, addr, long long, int, addr, addr, long long, bool, addr, \
+                                          std::uint64_t, int, const launch&);
+#define ONEPASS_PY_INSTANTIATE_bykey(T) \
+  template void scan_by_key<T>(op, bool, int, addr, addr, long long, addr, std::uint64_t, int, const launch&);
 #define ONEPASS_PY_INSTANTIATE_rms_norm(T)                                                    \
   template void rms_norm<T>(addr, addr, addr, long long, long long, float, const launch&);

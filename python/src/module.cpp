@@ -161,32 +161,34 @@ NB_MODULE(_onepass, m) {
     });
   });
 
-  m.def("segmented_scan_workspace", [](int dt, long long n) {
-    return four(dt, "segmented scan", [&](auto* t) { return segmented_scan_workspace<elem<decltype(t)>>(n); });
+  m.def("segmented_scan_workspace", [](int dt, long long n, int det) {
+    return four(dt, "segmented scan", [&](auto* t) { return segmented_scan_workspace<elem<decltype(t)>>(n, det); });
   });
-  m.def("segmented_scan_offsets_workspace", [](int dt, int offset_bytes, long long n) {
+  m.def("segmented_scan_offsets_workspace", [](int dt, int offset_bytes, long long n, int det) {
     return four(dt, "segmented scan",
-                [&](auto* t) { return segmented_scan_offsets_workspace<elem<decltype(t)>>(offset_bytes, n); });
+                [&](auto* t) { return segmented_scan_offsets_workspace<elem<decltype(t)>>(offset_bytes, n, det); });
   });
   m.def("segmented_scan_flags", [](int dt, int o, bool inclusive, addr in, addr flags, long long n, addr out,
-                                   std::uint64_t init, int device, addr stream, addr ws, std::size_t ws_bytes) {
+                                   std::uint64_t init, int det, int device, addr stream, addr ws,
+                                   std::size_t ws_bytes) {
     four(dt, "segmented scan", [&](auto* t) {
-      segmented_scan_flags<elem<decltype(t)>>(op(o), inclusive, in, flags, n, out, init,
+      segmented_scan_flags<elem<decltype(t)>>(op(o), inclusive, in, flags, n, out, init, det,
                                               launch{device, stream, ws, ws_bytes});
     });
   });
   m.def("segmented_scan_offsets", [](int dt, int o, bool inclusive, addr in, long long n, int offset_bytes,
                                      addr begin, addr end, long long count, bool copy_gaps, addr out,
-                                     std::uint64_t init, int device, addr stream, addr ws, std::size_t ws_bytes) {
+                                     std::uint64_t init, int det, int device, addr stream, addr ws,
+                                     std::size_t ws_bytes) {
     four(dt, "segmented scan", [&](auto* t) {
       segmented_scan_offsets<elem<decltype(t)>>(op(o), inclusive, in, n, offset_bytes, begin, end, count, copy_gaps,
-                                                out, init, launch{device, stream, ws, ws_bytes});
+                                                out, init, det, launch{device, stream, ws, ws_bytes});
     });
   });
   m.def("scan_by_key", [](int dt, int o, bool inclusive, int key_bytes, addr keys, addr in, long long n, addr out,
-                          std::uint64_t init, int device, addr stream, addr ws, std::size_t ws_bytes) {
+                          std::uint64_t init, int det, int device, addr stream, addr ws, std::size_t ws_bytes) {
     four(dt, "scan by key", [&](auto* t) {
-      scan_by_key<elem<decltype(t)>>(op(o), inclusive, key_bytes, keys, in, n, out, init,
+      scan_by_key<elem<decltype(t)>>(op(o), inclusive, key_bytes, keys, in, n, out, init, det,
                                      launch{device, stream, ws, ws_bytes});
     });
   });

@@ -119,6 +119,8 @@ def test_deterministic_is_checked():
     raises(ValueError, "deterministic", onepass.inclusive_scan, f32(), deterministic=1)
     raises(ValueError, "deterministic", onepass.exclusive_scan, f32(), deterministic="GPU_TO_GPU")
     raises(ValueError, "deterministic", onepass.sum, f32(), deterministic=2)
+    raises(ValueError, "deterministic", onepass.segmented_inclusive_scan, f32(), head_flags=flags(), deterministic=0)
+    raises(ValueError, "deterministic", onepass.exclusive_scan_by_key, i32(), f32(), deterministic="always")
 
 
 def test_determinism_codes():
@@ -148,6 +150,8 @@ def test_good_calls_reach_the_extension(no_extension):
                  lambda: onepass.segmented_inclusive_scan(f32(), offsets=FakeCuda(5, "<i8")),
                  lambda: onepass.segmented_exclusive_scan(i32(), head_flags=flags(), initial=7),
                  lambda: onepass.inclusive_scan_by_key(FakeCuda(100, "<u8"), f32()),
+                 lambda: onepass.segmented_exclusive_scan(f32(), offsets=FakeCuda(5, "<i4"), deterministic=True),
+                 lambda: onepass.inclusive_scan_by_key(i32(), f32(), deterministic="run_to_run"),
                  lambda: onepass.rms_norm(FakeCuda((4, 25), "<f4"), FakeCuda(25, "<f4"))]:
         with pytest.raises(no_extension):
             call()

@@ -210,6 +210,34 @@ def test_deterministic_sum_same_bits(fw, dtype):
         assert np.asarray(fw.host(onepass.sum(y, deterministic=True))).tobytes() == np.asarray(first).tobytes()
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_deterministic_segmented_scan_same_bits(fw, dtype):
+    # One segment per 100k items on average: chains across many tiles and groups. Every
+    # form places the same heads, so flags, offsets and keys give the same bits, at any
+    # alignment, run after run.
+    n = (1 << 22) + 3
+    a = (RNG.uniform(-1, 1, n + 1) * np.exp2(RNG.integers(-20, 21, n + 1))).astype(dtype)
+    starts = np.unique(np.concatenate([[0], RNG.integers(1, n, 40)]))
+    offsets = np.concatenate([starts, [n]]).astype(np.int64)
+    heads = np.zeros(n, np.uint8)
+    heads[starts] = 1
+    keys = np.cumsum(heads, dtype=np.int64).astype(np.int32)
+    x = fw.dev(a)
+    first = fw.host(onepass.segmented_inclusive_scan(x[:n], offsets=fw.dev(offsets), deterministic=True))
+    want = np.concatenate([np.cumsum(a[b:e], dtype=np.float64) for b, e in zip(offsets[:-1], offsets[1:])])
+    bound = np.concatenate([np.cumsum(np.abs(a[b:e]), dtype=np.float64) for b, e in zip(offsets[:-1], offsets[1:])])
+    assert np.all(np.abs(first - want) <= bound * (1e-4 if dtype == "float32" else 1e-12))
+    shifted = fw.dev(np.concatenate([a[-1:], a[:n]]))
+    for got in (onepass.segmented_inclusive_scan(x[:n], head_flags=fw.dev(heads), deterministic=True),
+                onepass.inclusive_scan_by_key(fw.dev(keys), x[:n], deterministic="run_to_run"),
+                onepass.segmented_inclusive_scan(shifted[1:], offsets=fw.dev(offsets), deterministic=True),
+                onepass.segmented_inclusive_scan(x[:n], offsets=fw.dev(offsets), deterministic=True)):
+        assert np.array_equal(fw.host(got).view(np.uint8), first.view(np.uint8))
+    ex = fw.host(onepass.segmented_exclusive_scan(x[:n], offsets=fw.dev(offsets), deterministic=True))
+    ex_again = fw.host(onepass.exclusive_scan_by_key(fw.dev(keys), shifted[1:], deterministic=True))
+    assert np.array_equal(ex.view(np.uint8), ex_again.view(np.uint8))
+
+
 @pytest.mark.skipif(torch is None or not torch.cuda.is_available(), reason="needs torch with CUDA")
 def test_cumsum_follows_torch_deterministic_algorithms():
     a = (RNG.uniform(-1, 1, 1 << 20) * np.exp2(RNG.integers(-20, 21, 1 << 20))).astype(np.float32)

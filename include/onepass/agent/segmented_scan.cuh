@@ -113,8 +113,15 @@ __device__ ONEPASS_FORCEINLINE void sync_first_warps(int warps) {
 
 // Exclusive: out[i] = init op (the items of i's segment before i); otherwise the items of
 // i's segment up to and including i. Descriptors hold inclusive pairs without init.
+// FixedOrderTilesPerLane > 0: the deterministic segmented scan. The tile looks back in the
+// fixed order (segment_descriptor::look_back_fixed_order, groups of 32 times this many
+// tiles), and a tile without a head publishes its PREFIX only if it is its group's last
+// (lookback::fixed_order_publishes_prefix), so the bits depend on the tile shape and the
+// input alone. A tile with a head still publishes its PREFIX at once: it equals its
+// AGGREGATE, whatever reads it. V (the loads' width) never changes which items a thread
+// holds, so every alignment gives the same bits.
 template <class T, class Heads, class Op, int BlockThreads, int ItemsPerThread, int V, bool Exclusive,
-          class Delay, int MinBlocksPerSM>
+          class Delay, int MinBlocksPerSM, int FixedOrderTilesPerLane = 0>
 __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
     segmented_scan_kernel(const T* in, T* out, index_t n, Heads source, T init, Op op,
                           segment_tile_state<T, Heads> state, lookback::tile_counter counter,
@@ -200,28 +207,44 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocksPerSM)
 
   // Does the tile's first item need what comes before the tile? (Thread 0, lane 0 of
   // warp 0, holds it.)
+  constexpr bool fixed_order = FixedOrderTilesPerLane > 0;
+  // (The fixed order tags every publication with its pair's kind.)
+  const auto publish = [&](lookback::tile_status status, const pair& p) {
+    if constexpr (fixed_order)
+      descriptor::publish_pair(state, tile, status, p);
+    else
+      descriptor::publish(state, tile, status, p);
+  };
   if (warp == 0) {
     const bool needs_prefix = !(shfl_idx(h.heads, 0) & 1u);
     const bool leader = lane == 0;
     if (aggregate.head != no_head) {
       if (leader) {
         delay(tile, lookback::tile_status::prefix);
-        descriptor::publish(state, tile, lookback::tile_status::prefix, aggregate);
+        publish(lookback::tile_status::prefix, aggregate);
       }
     } else if (leader) {
       delay(tile, lookback::tile_status::aggregate);
-      descriptor::publish(state, tile, lookback::tile_status::aggregate, aggregate);
+      publish(lookback::tile_status::aggregate, aggregate);
     }
     if (needs_prefix) {  // never tile 0: its first item is a head
       // The warp's items wait in its exchange slots during the lookback: held in
       // registers beside the lookback's, they set the kernel's register peak (8-byte
       // values spilled under the 4-blocks-per-SM cap; docs/perf/segmented_scan.md).
       exchange.save_blocked(items);
-      const pair prefix = descriptor::template look_back<1>(state, tile, op, backoff_ns);
+      pair prefix;
+      if constexpr (fixed_order)
+        prefix = descriptor::template look_back_fixed_order<FixedOrderTilesPerLane>(state, tile, op, backoff_ns);
+      else
+        prefix = descriptor::template look_back<1>(state, tile, op, backoff_ns);
       if (leader) {
-        if (aggregate.head == no_head) {
+        // A tile without a head publishes its PREFIX now (fixed order: its group's last only).
+        bool publishes = aggregate.head == no_head;
+        if constexpr (fixed_order)
+          publishes = publishes && lookback::fixed_order_publishes_prefix<FixedOrderTilesPerLane>(tile);
+        if (publishes) {
           delay(tile, lookback::tile_status::prefix);
-          descriptor::publish(state, tile, lookback::tile_status::prefix, seg(prefix, aggregate));
+          publish(lookback::tile_status::prefix, seg(prefix, aggregate));
         }
         shared.tile_prefix = prefix;
       }

@@ -83,7 +83,25 @@ struct segment_descriptor {
       return {lookback::lookback_warp<TilesPerLane>(s, tile, op, backoff_ns), segment_head};
     }
   }
+  // The fixed order (the deterministic scans, lookback_fixed_order_walk): the tiles of a
+  // group are folded as pairs, whatever their status, so each carries its kind as its tag
+  // in every form (publish_pair); a pair holding a head absorbs what is left of it, so a
+  // fold that holds one does not wait for the previous group's PREFIX. Returns the
+  // exclusive prefix of `tile` as a pair (its kind: the last head's before the tile).
+  template <int TilesPerLane, class Op>
+  static __device__ ONEPASS_FORCEINLINE segmented_value<T> look_back_fixed_order(const state& s, index_t tile, Op op,
+                                                                                 unsigned backoff_ns) {
+    using pair = segmented_value<T>;
+    return lookback::lookback_fixed_order_walk<TilesPerLane, pair>(
+        tile, [&](index_t t, pair& p) { return s.try_read(t, p.value, p.head); }, segmented_op<Op>{op},
+        [](const pair& p) { return p.head != no_head; }, backoff_ns);
+  }
 #endif
+  // A publication for the fixed order: the kind rides as the tag whatever the form.
+  static ONEPASS_HD ONEPASS_FORCEINLINE void publish_pair(const state& s, index_t tile, lookback::tile_status status,
+                                                          const segmented_value<T>& p) {
+    s.publish(tile, status, p.value, p.head);
+  }
 };
 template <class T, class Heads>
 using segment_descriptor_for = segment_descriptor<T, Heads::has_gaps>;

@@ -61,6 +61,34 @@ template <class T, class Tuning>
 using segmented_scan_plan_for =
     segmented_scan_plan<T, std::conditional_t<std::is_void_v<Tuning>, tuning::default_segmented_scan_tuning<T>, Tuning>>;
 
+// The deterministic segmented scan (determinism::run_to_run and gpu_to_gpu, for items
+// that are not integers): the one-tile kernel looking back in the fixed order, at a shape
+// that no tuning row sets, since the bits depend on it: 32 items a thread (4 for items
+// over 8 bytes), 256 threads for items of up to 4 bytes and 128 for larger ones (32 KiB
+// tiles of 4- and 8-byte items), groups of 256 tiles. Every head source and alignment runs
+// it: a thread holds the same items whatever the loads' width. The offsets form's marking
+// keeps the tuning's choices: they place the same heads, so they do not change the bits.
+template <class T>
+struct deterministic_segmented_scan_tuning {
+  static constexpr tuning::segmented_scan_tuning value = [] {
+    tuning::segmented_scan_tuning t = tuning::default_segmented_scan_tuning<T>::value;
+    t.block_threads = sizeof(T) <= 4 ? 256 : 128;
+    t.items_per_thread = sizeof(T) <= 8 ? 32 : 4;
+    t.min_blocks_per_sm = sizeof(T) <= 4 ? 3 : 0;  // a register cap: not part of the order
+    t.lookback_backoff_ns = 32;
+    t.pipelined = false;
+    t.fixed_order_tiles_per_lane = 8;
+    return t;
+  }();
+};
+
+// Whether a segmented scan of T asked for `d` runs in the fixed order: items that are not
+// integers, asked for run_to_run or gpu_to_gpu. Integers are exact on every path.
+template <class T>
+constexpr bool segmented_scan_in_fixed_order(determinism d) {
+  return d != determinism::not_guaranteed && !std::is_integral_v<T>;
+}
+
 // Two ranges of different types share no byte.
 template <class A, class B>
 void check_no_overlap(const A* a, index_t na, const B* b, index_t nb, const char* a_name, const char* b_name) {
@@ -170,6 +198,8 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
   constexpr int items = plan::tuning.items_per_thread;
   constexpr int min_blocks = plan::tuning.min_blocks_per_sm;
   constexpr int V = items % vector_width<T> == 0 ? vector_width<T> : 1;
+  constexpr int fixed_order = plan::tuning.fixed_order_tiles_per_lane;
+  static_assert(fixed_order == 0 || !plan::tuning.pipelined, "the fixed order is the one-tile kernel's");
   auto* base = static_cast<unsigned char*>(ws.data);
   const auto clear_workspace = [&] {
     if (!workspace_cleared) ONEPASS_CUDA_TRY(cudaMemsetAsync(base, 0, plan::workspace_bytes(n), stream));
@@ -246,20 +276,27 @@ void segmented_scan_launch(const T* in, index_t n, T* out, const Heads& heads, T
   clear_workspace();
   const index_t prefetch_tiles = prefetch_tiles_of(plan::tile_items);
   if (aligned) {
-    launch(segmented_scan_kernel<T, Heads, Op, threads, items, V, Exclusive, Delay, min_blocks>, grid, threads, 0,
-           stream, in, out, n, heads, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
+    launch(segmented_scan_kernel<T, Heads, Op, threads, items, V, Exclusive, Delay, min_blocks, fixed_order>, grid,
+           threads, 0, stream, in, out, n, heads, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
            prefetch_tiles);
   } else {
-    launch(segmented_scan_kernel<T, Heads, Op, threads, items, 1, Exclusive, Delay, min_blocks>, grid, threads, 0,
-           stream, in, out, n, heads, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
+    launch(segmented_scan_kernel<T, Heads, Op, threads, items, 1, Exclusive, Delay, min_blocks, fixed_order>, grid,
+           threads, 0, stream, in, out, n, heads, init, op, state, counter, plan::tuning.lookback_backoff_ns, delay,
            prefetch_tiles);
   }
 }
 
 // Head flags and scan by key: checks everything, then launches.
+// determinism: a fixed order runs with deterministic_segmented_scan_tuning, whatever
+// Tuning says.
 template <bool Exclusive, class Tuning = void, class T, class Heads, class Op, class Delay = no_delay>
 void segmented_scan_dispatch(const T* in, index_t n, T* out, const Heads& heads, T init, Op op, const workspace& ws,
-                             cudaStream_t stream, Delay delay = {}) {
+                             cudaStream_t stream, Delay delay = {}, determinism d = determinism::not_guaranteed) {
+  if constexpr (!std::is_integral_v<T>) {
+    if (segmented_scan_in_fixed_order<T>(d))
+      return segmented_scan_dispatch<Exclusive, deterministic_segmented_scan_tuning<T>>(in, n, out, heads, init, op,
+                                                                                       ws, stream, delay);
+  }
   check_segmented_scan_args<T, Tuning>(in, n, out);
   check_heads(heads, n, out);
   check_workspace(ws, segmented_scan_plan_for<T, Tuning>::workspace_bytes(n));
@@ -269,19 +306,24 @@ void segmented_scan_dispatch(const T* in, index_t n, T* out, const Heads& heads,
   segmented_scan_launch<Exclusive, Tuning>(in, n, out, heads, init, op, ws, stream, false, delay);
 }
 
-template <bool Exclusive, class T, class Heads, class Op>
+template <bool Exclusive, class Tuning = void, class T, class Heads, class Op>
 void segmented_scan_allocating(const T* in, index_t n, T* out, const Heads& heads, T init, Op op,
-                               cudaStream_t stream) {
+                               cudaStream_t stream, determinism d = determinism::not_guaranteed) {
+  if constexpr (!std::is_integral_v<T>) {
+    if (segmented_scan_in_fixed_order<T>(d))
+      return segmented_scan_allocating<Exclusive, deterministic_segmented_scan_tuning<T>>(in, n, out, heads, init, op,
+                                                                                         stream);
+  }
   // Every check before the allocation: bad input allocates nothing and writes nothing.
-  check_segmented_scan_args(in, n, out);
+  check_segmented_scan_args<T, Tuning>(in, n, out);
   check_heads(heads, n, out);
   check_segmented_scan_memory(in, n, out);
   check_heads_memory(heads, n);
   if (n == 0) return;
-  workspace ws{nullptr, segmented_scan_plan<T>::workspace_bytes(n)};
+  workspace ws{nullptr, segmented_scan_plan_for<T, Tuning>::workspace_bytes(n)};
   ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
   try {
-    segmented_scan_launch<Exclusive>(in, n, out, heads, init, op, ws, stream);
+    segmented_scan_launch<Exclusive, Tuning>(in, n, out, heads, init, op, ws, stream);
   } catch (...) {
     (void)cudaFreeAsync(ws.data, stream);
     throw;
@@ -526,16 +568,22 @@ void segmented_scan_offsets_launch(const T* in, index_t n, T* out, const segment
   scan_marked_offsets<Exclusive, Tuning>(in, n, out, segments, init, op, ws, stream, delay);
 }
 
-template <class T, class Offset>
+template <class T, class Tuning = void, class Offset>
 void check_segmented_scan_offsets(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments) {
-  check_segmented_scan_args(in, n, out);
+  check_segmented_scan_args<T, Tuning>(in, n, out);
   check_segment_offsets_args(segments);
 }
 
 template <bool Exclusive, class Tuning = void, class T, class Offset, class Op, class Delay = no_delay>
 void segmented_scan_offsets_dispatch(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments, T init,
-                                     Op op, const workspace& ws, cudaStream_t stream, Delay delay = {}) {
-  check_segmented_scan_offsets(in, n, out, segments);
+                                     Op op, const workspace& ws, cudaStream_t stream, Delay delay = {},
+                                     determinism d = determinism::not_guaranteed) {
+  if constexpr (!std::is_integral_v<T>) {
+    if (segmented_scan_in_fixed_order<T>(d))
+      return segmented_scan_offsets_dispatch<Exclusive, deterministic_segmented_scan_tuning<T>>(
+          in, n, out, segments, init, op, ws, stream, delay);
+  }
+  check_segmented_scan_offsets<T, Tuning>(in, n, out, segments);
   check_workspace(ws, segmented_scan_plan_for<T, Tuning>::offsets_workspace_bytes(n));
   check_segmented_scan_memory(in, n, out);
   check_segment_offsets_memory(segments);
@@ -546,10 +594,16 @@ void segmented_scan_offsets_dispatch(const T* in, index_t n, T* out, const segme
 // Simple style: bad offsets throw before anything is written. The marking kernel checks
 // them as it marks, so the call waits for its error word between marking and scanning
 // (one pass over the offsets, not a separate checking pass before the marking).
-template <bool Exclusive, class T, class Offset, class Op>
+template <bool Exclusive, class Tuning = void, class T, class Offset, class Op>
 void segmented_scan_offsets_allocating(const T* in, index_t n, T* out, const segment_offsets<Offset>& segments,
-                                       T init, Op op, cudaStream_t stream) {
-  check_segmented_scan_offsets(in, n, out, segments);
+                                       T init, Op op, cudaStream_t stream,
+                                       determinism d = determinism::not_guaranteed) {
+  if constexpr (!std::is_integral_v<T>) {
+    if (segmented_scan_in_fixed_order<T>(d))
+      return segmented_scan_offsets_allocating<Exclusive, deterministic_segmented_scan_tuning<T>>(in, n, out, segments,
+                                                                                                 init, op, stream);
+  }
+  check_segmented_scan_offsets<T, Tuning>(in, n, out, segments);
   check_segmented_scan_memory(in, n, out);
   if (n == 0) {  // no workspace: the offsets must still all be [0, 0)
     check_segment_offsets_sync(segments, n, stream);
@@ -557,13 +611,13 @@ void segmented_scan_offsets_allocating(const T* in, index_t n, T* out, const seg
   }
   check_segment_offsets_memory(segments);
   if (segments.count == 0) return scan_no_segments(in, n, out, segments, stream);
-  workspace ws{nullptr, segmented_scan_plan<T>::offsets_workspace_bytes(n)};
+  workspace ws{nullptr, segmented_scan_plan_for<T, Tuning>::offsets_workspace_bytes(n)};
   ONEPASS_CUDA_TRY(cudaMallocAsync(&ws.data, ws.bytes, stream));
   try {
-    mark_offsets<T, void>(segments, n, ws, stream, Exclusive);
-    throw_if_segment_error(offsets_workspace<T, void>{static_cast<unsigned char*>(ws.data), n}.error(), segments, n,
-                           stream);
-    scan_marked_offsets<Exclusive, void>(in, n, out, segments, init, op, ws, stream, no_delay{});
+    mark_offsets<T, Tuning>(segments, n, ws, stream, Exclusive);
+    throw_if_segment_error(offsets_workspace<T, Tuning>{static_cast<unsigned char*>(ws.data), n}.error(), segments,
+                           n, stream);
+    scan_marked_offsets<Exclusive, Tuning>(in, n, out, segments, init, op, ws, stream, no_delay{});
   } catch (...) {
     (void)cudaFreeAsync(ws.data, stream);
     throw;

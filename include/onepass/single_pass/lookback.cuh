@@ -11,6 +11,7 @@
 #pragma once
 
 #include <thread>
+#include <type_traits>
 
 #include "onepass/single_pass/tile_state.cuh"
 #if defined(__CUDACC__)
@@ -276,6 +277,14 @@ __device__ T lookback_warp_walk(const tile_state<T, SlotWords, TilesPerSlot>& st
   }
 }
 
+// absorbs_left for values that absorb nothing (the plain scan's): no vote for it.
+struct absorbs_nothing {
+  template <class V>
+  ONEPASS_HD ONEPASS_FORCEINLINE constexpr bool operator()(const V&) const {
+    return false;
+  }
+};
+
 // The fixed-order lookback, for results that must not depend on timing (determinism):
 // the tiles are taken in groups of G = 32 * TilesPerLane, and tile t of group g (t in
 // [gG, gG + G)) combines, always grouped the same way,
@@ -290,9 +299,15 @@ __device__ T lookback_warp_walk(const tile_state<T, SlotWords, TilesPerSlot>& st
 // all hold their AGGREGATEs; those are waited on until published, and tile gG - 1 until
 // its PREFIX is. Requires tile > 0. Returns the combination in lane 0 (the other lanes'
 // values are unspecified).
-template <int TilesPerLane, class T, int SlotWords, int TilesPerSlot, class Op>
-__device__ T lookback_fixed_order(const tile_state<T, SlotWords, TilesPerSlot>& state, index_t tile, Op op,
-                                  unsigned first_backoff_ns = 32) {
+//
+// The walk itself, over any descriptors: read(t, v) is try_read's contract (a value and
+// its status, INVALID while unpublished); absorbs_left(v) says that op(x, v) == v for
+// every x (a segmented scan's pair that holds a head). When the group's tiles fold to
+// such a value, the previous group's PREFIX cannot change the result, and the walk does
+// not wait for it: the bits are the same, only sooner.
+template <int TilesPerLane, class V, class Read, class Op, class AbsorbsLeft>
+__device__ V lookback_fixed_order_walk(index_t tile, Read read, Op op, AbsorbsLeft absorbs_left,
+                                       unsigned first_backoff_ns) {
   static_assert(TilesPerLane >= 1, "a lane reads at least one tile");
   constexpr int K = TilesPerLane;
   constexpr index_t group = 32 * K;
@@ -301,8 +316,8 @@ __device__ T lookback_fixed_order(const tile_state<T, SlotWords, TilesPerSlot>& 
   const index_t lane_first = group_first + static_cast<index_t>(lane) * K;
   // Lane 0 also waits for the previous group's PREFIX (its last tile's inclusive prefix).
   const bool reads_previous = lane == 0 && group_first > 0;
-  T values[K];
-  T previous{};
+  V values[K];
+  V previous{};
   bool ready[K];
   bool previous_ready = !reads_previous;
 #pragma unroll
@@ -312,16 +327,26 @@ __device__ T lookback_fixed_order(const tile_state<T, SlotWords, TilesPerSlot>& 
     // Every descriptor not yet seen is read at once (independent loads, one latency).
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      if (!ready[k]) ready[k] = state.try_read(lane_first + k, values[k]) != tile_status::invalid;
-    if (!previous_ready) previous_ready = state.try_read(group_first - 1, previous) == tile_status::prefix;
+      if (!ready[k]) ready[k] = read(lane_first + k, values[k]) != tile_status::invalid;
+    if (!previous_ready) previous_ready = read(group_first - 1, previous) == tile_status::prefix;
     bool lane_ready = previous_ready;
 #pragma unroll
     for (int k = 0; k < K; ++k) lane_ready = lane_ready && ready[k];
     if (__all_sync(detail::full_warp_mask, lane_ready)) break;
+    if constexpr (!std::is_same_v<AbsorbsLeft, absorbs_nothing>) {
+      // Every tile of the group below `tile` is read and one absorbs what is left of it.
+      bool tiles_ready = true, absorbs = false;
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        tiles_ready = tiles_ready && ready[k];
+        absorbs = absorbs || (ready[k] && lane_first + k < tile && absorbs_left(values[k]));
+      }
+      if (__all_sync(detail::full_warp_mask, tiles_ready) && __any_sync(detail::full_warp_mask, absorbs)) break;
+    }
     backoff(ns);
   }
   // The lane's tiles in order; a lane whose first tile is at or past `tile` has none.
-  T mine = values[0];
+  V mine = values[0];
   const bool has = lane_first < tile;
 #pragma unroll
   for (int k = 1; k < K; ++k)
@@ -332,15 +357,24 @@ __device__ T lookback_fixed_order(const tile_state<T, SlotWords, TilesPerSlot>& 
   bool have = has;
 #pragma unroll
   for (int d = 1; d < 32; d *= 2) {
-    const T right = detail::shfl_down(mine, d);
+    const V right = detail::shfl_down(mine, d);
     const bool right_has = __shfl_down_sync(detail::full_warp_mask, have, d) != 0;
     if (lane % (2 * d) == 0 && lane + d < 32 && right_has) {
       mine = have ? op(mine, right) : right;
       have = true;
     }
   }
-  if (lane == 0 && group_first > 0) mine = have ? op(previous, mine) : previous;
+  // The previous group's PREFIX first, unless the fold absorbs it (then it may be unread).
+  if (lane == 0 && group_first > 0 && !(have && absorbs_left(mine))) mine = have ? op(previous, mine) : previous;
   return mine;
+}
+
+// The walk over a plain scan's descriptors.
+template <int TilesPerLane, class T, int SlotWords, int TilesPerSlot, class Op>
+__device__ ONEPASS_FORCEINLINE T lookback_fixed_order(const tile_state<T, SlotWords, TilesPerSlot>& state,
+                                                      index_t tile, Op op, unsigned first_backoff_ns = 32) {
+  return lookback_fixed_order_walk<TilesPerLane, T>(
+      tile, [&](index_t t, T& v) { return state.try_read(t, v); }, op, absorbs_nothing{}, first_backoff_ns);
 }
 
 // Under the fixed-order lookback, whether tile `tile` publishes its inclusive PREFIX: only

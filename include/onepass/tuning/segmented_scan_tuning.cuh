@@ -76,6 +76,10 @@ struct segmented_scan_shape {
   thread_scan_order pipeline_thread_scan = thread_scan_order::in_order;
   int gaps_as_heads_long_segments_per_lane = 8;
   int gaps_as_heads_long_window_words = 512;
+  // > 0: the one-tile kernel looks back in a fixed order, in groups of 32 times this many
+  // tiles (the deterministic segmented scan's own shape, set by no tuning row:
+  // device/dispatch_segmented_scan.cuh); 0: the fast path's lookback.
+  int fixed_order_tiles_per_lane = 0;
 };
 
 // Which kernel and which path a call runs, and what it asks of the memory system.

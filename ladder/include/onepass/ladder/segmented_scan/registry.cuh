@@ -27,7 +27,8 @@
 namespace onepass::ladder {
 
 // The ladder, slowest idea first; the production path and the peer last.
-using segmented_scan_ladder = variant_list<warp_head_flags, segmented_scan_production, cub_scan_by_key>;
+using segmented_scan_ladder =
+    variant_list<warp_head_flags, segmented_scan_production, segmented_scan_deterministic, cub_scan_by_key>;
 
 // What is known of a variant without choosing a type: its forms.
 struct segmented_scan_variant_info {
