@@ -190,26 +190,31 @@ ONEPASS_SEGMENTED_SCAN_LADDER_TEST(affine, compose, affine_compose, 1160)
 // --- without a GPU: the registry's shape and what the entries refuse ----------------------
 TEST(SegmentedScanLadderRegistry, LadderOrderAndForms) {
   const auto infos = ladder::segmented_scan_variants();
-  ASSERT_EQ(infos.size(), 3u);
+  ASSERT_EQ(infos.size(), 4u);
   EXPECT_STREQ(infos[0].id, "warp_head_flags");
   EXPECT_STREQ(infos[1].id, "onepass");
-  EXPECT_STREQ(infos[2].id, "cub");
+  EXPECT_STREQ(infos[2].id, "deterministic");
+  EXPECT_STREQ(infos[3].id, "cub");
   EXPECT_TRUE(infos[0].head_flags);
   EXPECT_FALSE(infos[0].offsets);
   EXPECT_FALSE(infos[0].by_key);
   EXPECT_FALSE(infos[0].begin_end);
-  EXPECT_TRUE(infos[1].head_flags);
-  EXPECT_TRUE(infos[1].offsets);
-  EXPECT_TRUE(infos[1].by_key);
-  EXPECT_TRUE(infos[1].begin_end);
-  EXPECT_FALSE(infos[2].head_flags);
-  EXPECT_FALSE(infos[2].offsets);
-  EXPECT_TRUE(infos[2].by_key);
-  EXPECT_FALSE(infos[2].begin_end);
-  // Gap items copied: production's begin/end form only.
+  // onepass and its fixed order: every form.
+  for (int i : {1, 2}) {
+    EXPECT_TRUE(infos[i].head_flags);
+    EXPECT_TRUE(infos[i].offsets);
+    EXPECT_TRUE(infos[i].by_key);
+    EXPECT_TRUE(infos[i].begin_end);
+  }
+  EXPECT_FALSE(infos[3].head_flags);
+  EXPECT_FALSE(infos[3].offsets);
+  EXPECT_TRUE(infos[3].by_key);
+  EXPECT_FALSE(infos[3].begin_end);
+  // Gap items copied: production's begin/end form only (in both orders).
   EXPECT_FALSE(infos[0].begin_end_gaps_copied);
   EXPECT_TRUE(infos[1].begin_end_gaps_copied);
-  EXPECT_FALSE(infos[2].begin_end_gaps_copied);
+  EXPECT_TRUE(infos[2].begin_end_gaps_copied);
+  EXPECT_FALSE(infos[3].begin_end_gaps_copied);
   for (const auto& info : infos) EXPECT_GT(std::string(info.summary).size(), 10u) << info.id;
 
   const auto& registry = ladder::segmented_scan_registry<int, Key, plus>();
