@@ -18,20 +18,24 @@
 
 namespace onepass::detail {
 
-template <class T, class Tuning = tuning::default_scan_tuning<T>>
-struct scan_plan {
-  static constexpr tuning::scan_tuning tuning = Tuning::value;
-  static constexpr index_t tile_items = tuning.tile_items();
+// A scan's tiles of TileItems items and its workspace: [tile counter, padded to 16
+// bytes][descriptors]. The single-wave agent uses the descriptors' space for one T per
+// tile (a descriptor is never smaller).
+template <class T, index_t TileItems>
+struct scan_tiles {
+  static constexpr index_t tile_items = TileItems;
   // Largest n whose tile count fits a one-dimensional grid.
   static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
-
   static constexpr index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
-  // Workspace layout: [tile counter, padded to 16 bytes][descriptors]. The single-wave
-  // agent uses the descriptors' space for one T per tile (a descriptor is never smaller).
   static constexpr std::size_t counter_bytes = 16;
   static constexpr std::size_t workspace_bytes(index_t n) {
     return n <= 0 ? 0 : counter_bytes + scan_tile_state<T>::bytes(num_tiles(n));
   }
+};
+
+template <class T, class Tuning = tuning::default_scan_tuning<T>>
+struct scan_plan : scan_tiles<T, Tuning::value.tile_items()> {
+  static constexpr tuning::scan_tuning tuning = Tuning::value;
 };
 
 template <class T>
@@ -159,18 +163,12 @@ void scan_launch(const T* in, index_t n, T* out, T init, Op op, const workspace&
 // ahead of the tiles that wait on it. Every pointer alignment, every size: only the
 // copies' width changes with the alignment, never which items a thread combines.
 template <class T>
-struct deterministic_scan_plan {
+struct deterministic_scan_plan : scan_tiles<T, 256 * (16 % sizeof(T) == 0 ? 128 / sizeof(T) : 1)> {
   static constexpr bool supported = 16 % sizeof(T) == 0;  // items of 1, 2, 4, 8 or 16 bytes
   static constexpr int block_threads = 256;
   static constexpr int items_per_thread = supported ? static_cast<int>(128 / sizeof(T)) : 1;
   static constexpr int tiles_per_lane = 8;
-  static constexpr index_t tile_items = static_cast<index_t>(block_threads) * items_per_thread;
-  static constexpr index_t max_items = static_cast<index_t>(std::numeric_limits<int>::max()) * tile_items;
-  static constexpr index_t num_tiles(index_t n) { return (n + tile_items - 1) / tile_items; }
-  static constexpr std::size_t counter_bytes = 16;
-  static constexpr std::size_t workspace_bytes(index_t n) {
-    return n <= 0 ? 0 : counter_bytes + scan_tile_state<T>::bytes(num_tiles(n));
-  }
+  static_assert(deterministic_scan_plan::tile_items == static_cast<index_t>(block_threads) * items_per_thread);
 };
 
 // Whether a scan of T asked for `d` runs in the fixed order: floating-point and other
