@@ -522,13 +522,19 @@ def format_markdown(doc):
                   f"| variant | n | time ms median (min–max) | GB/s | {label} |",
                   "|---|---:|---:|---:|---:|"]
         notes = []
+        # A note every row of the table carries is the table's: said once, without a variant.
+        shared = {r["params"].get("note") for r in recs}
+        table_note = shared.pop() if len(shared) == 1 and len(recs) > 1 else None
+        if table_note:
+            notes.append(table_note)
         for r in recs:
             ok = r["verified"]
             gbps = f"{r['gbps']:.0f}" if ok else "–"
             pct = f"{r[key]:.1f}" if ok else "–"
             lines.append(f"| {md_cell(r['variant'])} | {size_label(r['n'])} | {fmt_time(r)} | {gbps} | {pct} |")
             error = r["params"].get("error")
-            for text in (r["params"].get("note"), error and f"FAILED: {error}"):
+            note = None if table_note else r["params"].get("note")
+            for text in (note, error and f"FAILED: {error}"):
                 if text and f"{r['variant']}: {text}" not in notes:
                     notes.append(f"{r['variant']}: {text}")
         if notes:
